@@ -1,0 +1,44 @@
+"""Farkle Daily's game engine: pure Python, no Django.
+
+The names exported here are the engine's public contract; the modules behind them are free to
+change.
+"""
+
+from .errors import FarkleError
+from .fair import challenge_seed, commitment, daily_seed, roll_vector
+from .game import AWAITING_KEEP, AWAITING_ROLL, FINISHED, TURNS, Game, Keep, Roll, action_from_dict
+from .risk import farkle_risk, risk_table
+from .scoring import best_split, is_farkle, keep_score, keeps, score
+from .solver import Decision, Solution, solve
+from .tables import DEFAULT_TABLE, TABLES, Combo, Table, get_table
+
+__all__ = [
+    "AWAITING_KEEP",
+    "AWAITING_ROLL",
+    "DEFAULT_TABLE",
+    "FINISHED",
+    "TABLES",
+    "TURNS",
+    "Combo",
+    "Decision",
+    "FarkleError",
+    "Game",
+    "Keep",
+    "Roll",
+    "Solution",
+    "Table",
+    "action_from_dict",
+    "best_split",
+    "challenge_seed",
+    "commitment",
+    "daily_seed",
+    "farkle_risk",
+    "get_table",
+    "is_farkle",
+    "keep_score",
+    "keeps",
+    "risk_table",
+    "roll_vector",
+    "score",
+    "solve",
+]

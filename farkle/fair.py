@@ -1,0 +1,40 @@
+"""Provably fair dice (SPEC §2): seeds, their public commitment, and roll vectors."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+
+# A byte at or above 252 is skipped so that every face keeps exactly 42 of the 252 values.
+_UNBIASED_LIMIT = 252
+
+
+def daily_seed(secret: bytes, day: datetime.date) -> bytes:
+    """The seed of the daily of a UTC date."""
+    return hmac.digest(secret, f"daily:{day.isoformat()}".encode(), "sha256")
+
+
+def challenge_seed(secret: bytes, code: str) -> bytes:
+    """The seed of a challenge, from its canonical (upper-case) code."""
+    return hmac.digest(secret, f"challenge:{code.upper()}".encode(), "sha256")
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment to a seed: its SHA-256 as lower-case hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def roll_vector(seed: bytes, turn: int, roll: int, size: int = 6) -> list[int]:
+    """Faces of throw ``roll`` (1, 2, …) of ``turn`` (1–10); n dice thrown show the first n."""
+    faces: list[int] = []
+    block = 0
+    while len(faces) < size:
+        digest = hmac.digest(seed, f"roll:{turn}:{roll}:{block}".encode(), "sha256")
+        for byte in digest:
+            if byte < _UNBIASED_LIMIT:
+                faces.append(byte % 6 + 1)
+                if len(faces) == size:
+                    break
+        block += 1
+    return faces

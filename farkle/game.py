@@ -1,0 +1,207 @@
+"""The ten-turn game as an immutable value: apply an action, get the next game.
+
+The throws come from the puzzle's seed (SPEC §2): throw ``k`` of turn ``t`` with ``n`` dice in
+hand shows the first ``n`` faces of ``roll_vector(seed, t, k)``. A game is therefore fully
+determined by its seed, its table and its list of actions, and replaying the list reproduces it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .errors import FarkleError
+from .fair import roll_vector
+from .scoring import keep_score, keeps
+from .tables import DEFAULT_TABLE, Table, get_table
+
+TURNS = 10
+
+AWAITING_ROLL = "awaiting_roll"
+AWAITING_KEEP = "awaiting_keep"
+FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Throw the dice in hand (the first throw of a turn)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "roll"}
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Set aside the dice at ``positions`` of the current throw, then roll again or bank."""
+
+    positions: tuple[int, ...]
+    then: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "keep", "dice": list(self.positions), "then": self.then}
+
+
+Action = Roll | Keep
+
+
+def action_from_dict(data: Mapping[str, Any]) -> Action:
+    """Parse a stored or submitted action; FarkleError for anything malformed."""
+    if not isinstance(data, Mapping):
+        raise FarkleError("invalid_action", "An action is an object.")
+    kind = data.get("action")
+    if kind == "roll":
+        return Roll()
+    if kind == "keep":
+        positions = data.get("dice")
+        if not isinstance(positions, list | tuple) or not all(
+            isinstance(p, int) and not isinstance(p, bool) for p in positions
+        ):
+            raise FarkleError("invalid_dice", "`dice` is a list of positions in the throw.")
+        then = data.get("then")
+        if then not in ("roll", "bank"):
+            raise FarkleError("invalid_action", "`then` is either 'roll' or 'bank'.")
+        return Keep(positions=tuple(positions), then=then)
+    raise FarkleError("invalid_action", "`action` is either 'roll' or 'keep'.")
+
+
+@dataclass(frozen=True)
+class Throw:
+    """One throw of a turn and what was kept from it (nothing yet, or a Farkle)."""
+
+    dice: tuple[int, ...]
+    kept: tuple[int, ...] = ()
+    points: int = 0
+    farkle: bool = False
+    hot_dice: bool = False
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A turn: its throws and the points it banked (0 after a Farkle)."""
+
+    number: int
+    throws: tuple[Throw, ...] = ()
+    points: int = 0
+    farkle: bool = False
+    done: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    """A ten-turn game on one seed and one table."""
+
+    seed: bytes
+    table: Table
+    state: str = AWAITING_ROLL
+    step: int = 0
+    turn: int = 1
+    roll: int = 0
+    in_hand: int = 6
+    turn_points: int = 0
+    score: int = 0
+    turns: tuple[Turn, ...] = (Turn(number=1),)
+
+    @classmethod
+    def new(cls, seed: bytes, table: str | Table = DEFAULT_TABLE) -> Game:
+        """A game at the start of its first turn."""
+        t = get_table(table)
+        return cls(seed=seed, table=t, in_hand=t.dice)
+
+    @classmethod
+    def replay(
+        cls, seed: bytes, actions: Iterable[Mapping[str, Any]], table: str | Table = DEFAULT_TABLE
+    ) -> Game:
+        """The game reached by applying stored actions, in order, to a new game."""
+        game = cls.new(seed, table)
+        for data in actions:
+            game = game.apply(action_from_dict(data))
+        return game
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The current throw, waiting for a keep (empty otherwise)."""
+        if self.state != AWAITING_KEEP:
+            return ()
+        return self.turns[-1].throws[-1].dice
+
+    @property
+    def finished(self) -> bool:
+        return self.state == FINISHED
+
+    def keep_options(self) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """Every valid keep of the current throw: (positions, points)."""
+        return keeps(self.dice, self.table) if self.dice else ()
+
+    def apply(self, action: Action) -> Game:
+        """The game after ``action``; FarkleError (and this game unchanged) when refused."""
+        if self.state == FINISHED:
+            raise FarkleError("finished", "The game is over.")
+        if isinstance(action, Roll):
+            if self.state != AWAITING_ROLL:
+                raise FarkleError("wrong_state", "Keep at least one die from this throw first.")
+            return replace(self, step=self.step + 1)._throw()
+        if isinstance(action, Keep):
+            if self.state != AWAITING_KEEP:
+                raise FarkleError("wrong_state", "Roll the dice first.")
+            if action.then not in ("roll", "bank"):
+                raise FarkleError("invalid_action", "`then` is either 'roll' or 'bank'.")
+            return replace(self, step=self.step + 1)._keep(action)
+        raise FarkleError("invalid_action", "Unknown action.")
+
+    def _keep(self, action: Keep) -> Game:
+        points = keep_score(self.dice, action.positions, self.table)
+        positions = tuple(sorted(action.positions))
+        in_hand = self.in_hand - len(positions)
+        hot_dice = in_hand == 0
+        turn = self.turns[-1]
+        kept = replace(turn.throws[-1], kept=positions, points=points, hot_dice=hot_dice)
+        turn = replace(turn, throws=(*turn.throws[:-1], kept))
+        # Hot dice (seed 000): once every die of the turn has scored, all of them come back.
+        game = replace(
+            self,
+            in_hand=self.table.dice if hot_dice else in_hand,
+            turn_points=self.turn_points + points,
+            turns=(*self.turns[:-1], turn),
+        )
+        if action.then == "bank":
+            return game._end_turn(banked=game.turn_points, farkle=False)
+        return game._throw()
+
+    def _throw(self) -> Game:
+        roll = self.roll + 1
+        dice = tuple(roll_vector(self.seed, self.turn, roll, self.table.dice)[: self.in_hand])
+        turn = self.turns[-1]
+        farkle = not keeps(dice, self.table)
+        turn = replace(turn, throws=(*turn.throws, Throw(dice=dice, farkle=farkle)))
+        game = replace(self, roll=roll, state=AWAITING_KEEP, turns=(*self.turns[:-1], turn))
+        if farkle:
+            # Seed 000: a throw that scores nothing loses the turn's points and ends the turn.
+            return game._end_turn(banked=0, farkle=True)
+        return game
+
+    def _end_turn(self, *, banked: int, farkle: bool) -> Game:
+        turn = replace(self.turns[-1], points=banked, farkle=farkle, done=True)
+        turns = (*self.turns[:-1], turn)
+        score = self.score + banked
+        if self.turn == TURNS:
+            return replace(
+                self, state=FINISHED, turns=turns, score=score, turn_points=0, in_hand=0, roll=0
+            )
+        return replace(
+            self,
+            state=AWAITING_ROLL,
+            turn=self.turn + 1,
+            roll=0,
+            in_hand=self.table.dice,
+            turn_points=0,
+            score=score,
+            turns=(*turns, Turn(number=self.turn + 1)),
+        )
+
+
+def play(game: Game, actions: Sequence[Action]) -> Game:
+    """Apply several actions in order."""
+    for action in actions:
+        game = game.apply(action)
+    return game

@@ -1,0 +1,144 @@
+"""Scoring a set of dice and listing the valid keeps of a throw.
+
+A multiset of dice is packed into one integer, three bits of count per face, so that the dice
+picked by any subset of a throw's positions add up to the key of their multiset. Each table
+precomputes the best split of every multiset of up to six dice once (there are 923), and a
+throw's keeps are then 63 additions and look-ups at most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import combinations_with_replacement
+
+from .errors import FarkleError
+from .tables import DEFAULT_TABLE, FACES, Combo, Table, get_table
+
+_WEIGHT = {face: 1 << (3 * (face - 1)) for face in FACES}
+# The positions of every bit mask over six dice, shared by all keep lists.
+_POSITIONS = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(64))
+
+
+def pack(dice: Iterable[int]) -> int:
+    """The key of a multiset of dice: three bits of count per face."""
+    return sum(_WEIGHT[d] for d in dice)
+
+
+def _count(key: int, face: int) -> int:
+    return key >> (3 * (face - 1)) & 7
+
+
+def _subtract_combos(key: int, combos: Sequence[tuple[int, Combo]]) -> Iterable[tuple[int, Combo]]:
+    """Each combo that fits in the multiset ``key``, with what is left once it is taken."""
+    for combo_key, combo in combos:
+        if all(_count(combo_key, f) <= _count(key, f) for f in FACES):
+            yield key - combo_key, combo
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """A table's precomputed best split of every multiset of up to ``table.dice`` dice."""
+
+    table: Table
+    best: dict[int, tuple[int, tuple[Combo, ...]]]
+
+    @classmethod
+    def build(cls, table: Table) -> Scorer:
+        combos = [(pack(c.faces), c) for c in table.combos()]
+        best: dict[int, tuple[int, tuple[Combo, ...]]] = {0: (0, ())}
+        # Smaller multisets first, so every remainder is already solved.
+        for size in range(1, table.dice + 1):
+            for dice in combinations_with_replacement(FACES, size):
+                key = pack(dice)
+                options = [
+                    (best[rest][0] + combo.points, (combo, *best[rest][1]))
+                    for rest, combo in _subtract_combos(key, combos)
+                    if rest in best
+                ]
+                if options:
+                    best[key] = max(options, key=lambda option: option[0])
+        return cls(table=table, best=best)
+
+    def score(self, dice: Sequence[int]) -> int | None:
+        found = self.best.get(pack(dice))
+        return None if found is None else found[0]
+
+    def split(self, dice: Sequence[int]) -> tuple[Combo, ...] | None:
+        found = self.best.get(pack(dice))
+        return None if found is None else found[1]
+
+
+@cache
+def scorer(table: str | Table = DEFAULT_TABLE) -> Scorer:
+    """The precomputed scorer of a table (built once per table)."""
+    return Scorer.build(get_table(table))
+
+
+def _check_dice(dice: Sequence[int], limit: int) -> None:
+    if not 0 < len(dice) <= limit or any(d not in _WEIGHT for d in dice):
+        raise FarkleError("invalid_dice", f"Expected 1 to {limit} dice with faces 1 to 6.")
+
+
+def score(dice: Sequence[int], table: str | Table = DEFAULT_TABLE) -> int | None:
+    """Best score that uses every one of ``dice``; None when some die cannot score."""
+    s = scorer(table)
+    _check_dice(dice, s.table.dice)
+    return s.score(dice)
+
+
+def best_split(dice: Sequence[int], table: str | Table = DEFAULT_TABLE) -> tuple[Combo, ...] | None:
+    """The scoring groups of the best split of ``dice``, or None when some die cannot score."""
+    s = scorer(table)
+    _check_dice(dice, s.table.dice)
+    return s.split(dice)
+
+
+@lru_cache(maxsize=65536)
+def _keeps(throw: tuple[int, ...], table_id: str) -> tuple[tuple[tuple[int, ...], int], ...]:
+    best = scorer(table_id).best
+    weights = [_WEIGHT[d] for d in throw]
+    sums = [0] * (1 << len(throw))
+    found = []
+    for mask in range(1, len(sums)):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + weights[low.bit_length() - 1]
+        hit = best.get(sums[mask])
+        if hit is not None:
+            found.append((_POSITIONS[mask], hit[0]))
+    return tuple(found)
+
+
+def keeps(
+    throw: Sequence[int], table: str | Table = DEFAULT_TABLE
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every valid keep of a throw: (positions, score), positions ascending, in mask order."""
+    t = get_table(table)
+    _check_dice(throw, t.dice)
+    return _keeps(tuple(throw), t.id)
+
+
+def is_farkle(throw: Sequence[int], table: str | Table = DEFAULT_TABLE) -> bool:
+    """True when nothing in the throw scores."""
+    return not keeps(throw, table)
+
+
+def keep_score(
+    throw: Sequence[int], positions: Sequence[int], table: str | Table = DEFAULT_TABLE
+) -> int:
+    """Points of keeping these positions of a throw; FarkleError when the keep is refused."""
+    if not positions:
+        raise FarkleError("invalid_dice", "Keep at least one die.")
+    if any(not isinstance(p, int) or isinstance(p, bool) for p in positions):
+        raise FarkleError("invalid_dice", "Positions are whole numbers.")
+    if len(set(positions)) != len(positions):
+        raise FarkleError("invalid_dice", "A position is listed more than once.")
+    if any(not 0 <= p < len(throw) for p in positions):
+        raise FarkleError(
+            "invalid_dice", f"Positions go from 0 to {len(throw) - 1} for this throw."
+        )
+    points = score([throw[p] for p in positions], table)
+    if points is None:
+        raise FarkleError("not_scoring", "Every kept die must score.")
+    return points

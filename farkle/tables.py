@@ -1,0 +1,175 @@
+"""Scoring tables as data.
+
+A table lists which groups of dice score and how much. Everything else (the best split of a
+keep, the valid keeps of a throw, Farkle risk, optimal play) is derived from these fields, so a
+new system from the seeds is a new ``Table(...)`` rather than new code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+from types import MappingProxyType
+
+FACES = (1, 2, 3, 4, 5, 6)
+DEFAULT_TABLE = "farkle-challenge"
+
+
+def _frozen(mapping: Mapping) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Combo:
+    """One scoring group: the faces it uses (sorted) and what it is worth."""
+
+    faces: tuple[int, ...]
+    points: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A scoring system: singles, n-of-a-kind, straights and the six-dice combinations."""
+
+    id: str
+    name: str
+    source: str
+    singles: Mapping[int, int] = field(default_factory=lambda: _frozen({1: 100, 5: 50}))
+    # Three of a kind by face; seed 000: three 1s are 1,000, other faces 100 × face.
+    triples: Mapping[int, int] = field(
+        default_factory=lambda: _frozen({1: 1000, 2: 200, 3: 300, 4: 400, 5: 500, 6: 600})
+    )
+    # Four, five and six of a kind: fixed points, or a multiple of the triple of that face.
+    kinds: Mapping[int, int] = field(default_factory=lambda: _frozen({4: 1000, 5: 2000, 6: 3000}))
+    kinds_multiply_triple: bool = False
+    # Exceptions to ``kinds`` for one face, keyed by (face, count).
+    kind_overrides: Mapping[tuple[int, int], int] = field(default_factory=lambda: _frozen({}))
+    straights: Mapping[tuple[int, ...], int] = field(
+        default_factory=lambda: _frozen({(1, 2, 3, 4, 5, 6): 1500})
+    )
+    # Three pairs of three different values; None when the table has no such combination.
+    three_pairs: int | None = 1500
+    # Two triplets of two different values; None scores them as two separate triples.
+    two_triplets: int | None = 2500
+    dice: int = 6
+
+    # Tables are identified by their id (the mappings inside are not hashable).
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def kind_points(self, face: int, count: int) -> int | None:
+        """Points of ``count`` dice showing ``face`` taken as one group, or None."""
+        if (face, count) in self.kind_overrides:
+            return self.kind_overrides[(face, count)]
+        if count == 3:
+            return self.triples.get(face)
+        if count not in self.kinds:
+            return None
+        if self.kinds_multiply_triple:
+            return self.triples[face] * self.kinds[count]
+        return self.kinds[count]
+
+    def combos(self) -> tuple[Combo, ...]:
+        """Every scoring group of this table, at most ``dice`` dice each."""
+        found: list[Combo] = []
+        for face, points in self.singles.items():
+            found.append(Combo((face,), points, f"one {face}"))
+        names = {3: "three", 4: "four", 5: "five", 6: "six"}
+        for count in range(3, self.dice + 1):
+            for face in FACES:
+                points = self.kind_points(face, count)
+                if points is not None:
+                    found.append(Combo((face,) * count, points, f"{names[count]} {face}s"))
+        for run, points in self.straights.items():
+            label = "straight " + "-".join(map(str, run))
+            found.append(Combo(tuple(sorted(run)), points, label))
+        if self.three_pairs is not None and self.dice >= 6:
+            for trio in combinations(FACES, 3):
+                faces = tuple(sorted(trio * 2))
+                found.append(Combo(faces, self.three_pairs, "three pairs"))
+        if self.two_triplets is not None and self.dice >= 6:
+            for pair in combinations(FACES, 2):
+                faces = tuple(sorted(pair * 3))
+                found.append(Combo(faces, self.two_triplets, "two triplets"))
+        return tuple(c for c in found if len(c.faces) <= self.dice)
+
+
+def _times_triple(four: int, five: int, six: int) -> Mapping[int, int]:
+    return _frozen({4: four, 5: five, 6: six})
+
+
+# Seed 000 is the reference; the others come from seeds 001 and 002 (SPEC §1, "Other tables").
+# Royal (seed 003, sets extended across throws) and Le 10.000 (seed 004, five dice, pair
+# re-throws, no banking on a full hand) change the turn itself, not only the table, and are not
+# offered yet.
+TABLES: Mapping[str, Table] = _frozen(
+    {
+        t.id: t
+        for t in (
+            Table(
+                id="farkle-challenge",
+                name="Farkle Challenge",
+                source="seed 000",
+            ),
+            Table(
+                id="farkle-games",
+                name="Classic (farkle.games)",
+                source="seed 001",
+                kinds=_times_triple(2, 3, 4),
+                kinds_multiply_triple=True,
+                three_pairs=750,
+                straights=_frozen({(1, 2, 3, 4, 5, 6): 1000}),
+                two_triplets=None,
+            ),
+            Table(
+                id="dice-game-depot",
+                name="Dice Game Depot",
+                source="seed 001",
+                kinds=_times_triple(2, 3, 4),
+                kinds_multiply_triple=True,
+                three_pairs=1500,
+                straights=_frozen({(1, 2, 3, 4, 5, 6): 3000}),
+                two_triplets=None,
+            ),
+            Table(
+                id="popular",
+                name="Popular (Wikipedia)",
+                source="seed 001",
+                straights=_frozen({(1, 2, 3, 4, 5, 6): 2500}),
+                two_triplets=None,
+            ),
+            Table(
+                id="kingdom-come",
+                name="Kingdom Come: Deliverance",
+                source="seed 001",
+                # Four of a kind doubles the triple, and each further die doubles again.
+                kinds=_times_triple(2, 4, 8),
+                kinds_multiply_triple=True,
+                straights=_frozen(
+                    {(1, 2, 3, 4, 5): 500, (2, 3, 4, 5, 6): 750, (1, 2, 3, 4, 5, 6): 1500}
+                ),
+                three_pairs=None,
+                two_triplets=None,
+            ),
+            Table(
+                id="smart-box",
+                name="Smart Box Design",
+                source="seed 002",
+                # No groups beyond a triple: extra dice score only as single 1s and 5s.
+                kinds=_frozen({}),
+                three_pairs=500,
+                straights=_frozen({(1, 2, 3, 4, 5, 6): 1000}),
+                two_triplets=None,
+            ),
+        )
+    }
+)
+
+
+def get_table(table: str | Table) -> Table:
+    """The table with this id (or the table itself); KeyError for an unknown id."""
+    if isinstance(table, Table):
+        return table
+    return TABLES[table]

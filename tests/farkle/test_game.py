@@ -1,0 +1,250 @@
+import hashlib
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from farkle import (
+    AWAITING_KEEP,
+    AWAITING_ROLL,
+    FINISHED,
+    FarkleError,
+    Game,
+    Keep,
+    Roll,
+    action_from_dict,
+    keeps,
+    roll_vector,
+    solve,
+)
+
+
+def seed(i: int) -> bytes:
+    return hashlib.sha256(f"game-test-{i}".encode()).digest()
+
+
+def first_seed(predicate) -> bytes:
+    """The first test seed whose game satisfies ``predicate`` (a fixed, repeatable search)."""
+    for i in range(5000):
+        if predicate(seed(i)):
+            return seed(i)
+    raise AssertionError("no seed found")
+
+
+def best_keep(game: Game, then: str) -> Keep:
+    positions, _ = max(game.keep_options(), key=lambda option: option[1])
+    return Keep(positions, then)
+
+
+def test_new_game_awaits_the_first_roll():
+    game = Game.new(seed(0))
+    assert (game.state, game.turn, game.roll, game.in_hand, game.score, game.dice, game.step) == (
+        AWAITING_ROLL,
+        1,
+        0,
+        6,
+        0,
+        (),
+        0,
+    )
+
+
+def test_roll_shows_the_roll_vector():
+    game = Game.new(seed(0)).apply(Roll())
+    assert (game.state, game.roll, game.dice) == (
+        AWAITING_KEEP,
+        1,
+        tuple(roll_vector(seed(0), 1, 1)),
+    )
+
+
+def test_first_throw_farkle_ends_the_turn_with_nothing():
+    s = first_seed(lambda s: not keeps(roll_vector(s, 1, 1)))
+    game = Game.new(s).apply(Roll())
+    assert (game.state, game.turn, game.score, game.turn_points) == (AWAITING_ROLL, 2, 0, 0)
+    assert game.turns[0].farkle and game.turns[0].points == 0
+    assert game.turns[0].throws[0].farkle
+
+
+def test_farkle_after_a_keep_loses_the_turn_points():
+    def farkles_second(s):
+        throw = roll_vector(s, 1, 1)
+        options = keeps(throw)
+        if not options:
+            return False
+        positions, _ = options[0]
+        return not keeps(roll_vector(s, 1, 2)[: 6 - len(positions)])
+
+    s = first_seed(farkles_second)
+    game = Game.new(s).apply(Roll())
+    positions, points = game.keep_options()[0]
+    game = game.apply(Keep(positions, "roll"))
+    assert (game.turn, game.score, game.turn_points, game.turns[0].points) == (2, 0, 0, 0)
+    assert [t.farkle for t in game.turns[0].throws] == [False, True]
+    assert game.turns[0].throws[0].points == points
+
+
+def test_bank_adds_the_turn_points():
+    s = first_seed(lambda s: bool(keeps(roll_vector(s, 1, 1))))
+    game = Game.new(s).apply(Roll())
+    keep = best_keep(game, "bank")
+    points = dict(game.keep_options())[keep.positions]
+    game = game.apply(keep)
+    assert (game.state, game.turn, game.score, game.turns[0].points) == (
+        AWAITING_ROLL,
+        2,
+        points,
+        points,
+    )
+
+
+def test_hot_dice_after_six_dice_kept_over_several_throws():
+    def hot_over_two_throws(s):
+        first = roll_vector(s, 1, 1)
+        singles = [o for o in keeps(first) if len(o[0]) == 1]
+        if not singles:
+            return False
+        second = roll_vector(s, 1, 2)[:5]
+        third = roll_vector(s, 1, 3)
+        return any(len(p) == 5 for p, _ in keeps(second)) and bool(keeps(third))
+
+    s = first_seed(hot_over_two_throws)
+    game = Game.new(s).apply(Roll())
+    single = next(o for o in game.keep_options() if len(o[0]) == 1)
+    game = game.apply(Keep(single[0], "roll"))
+    assert game.in_hand == 5
+    full = next(o for o in game.keep_options() if len(o[0]) == 5)
+    game = game.apply(Keep(full[0], "roll"))
+    # All six dice came back and were thrown again, with the turn's points still at risk.
+    assert game.turns[0].throws[1].hot_dice
+    assert len(game.turns[0].throws[2].dice) == 6
+    assert game.turns[0].throws[2].dice == tuple(roll_vector(s, 1, 3))
+    assert (game.state, game.in_hand, game.turn_points) == (
+        AWAITING_KEEP,
+        6,
+        single[1] + full[1],
+    )
+
+
+def test_hot_dice_may_bank_straight_away():
+    def hot_first_throw(s):
+        return any(len(p) == 6 for p, _ in keeps(roll_vector(s, 1, 1)))
+
+    s = first_seed(hot_first_throw)
+    game = Game.new(s).apply(Roll())
+    positions, points = next(o for o in game.keep_options() if len(o[0]) == 6)
+    game = game.apply(Keep(positions, "bank"))
+    assert (game.turn, game.score) == (2, points)
+
+
+def refused(game: Game, action, code: str) -> None:
+    with pytest.raises(FarkleError) as error:
+        game.apply(action)
+    assert error.value.code == code
+
+
+def keepable_game() -> Game:
+    s = first_seed(lambda s: 2 in roll_vector(s, 1, 1) and bool(keeps(roll_vector(s, 1, 1))))
+    return Game.new(s).apply(Roll())
+
+
+def test_keep_with_a_non_scoring_die_is_refused():
+    game = keepable_game()
+    two = game.dice.index(2)
+    scoring = game.keep_options()[0][0]
+    refused(game, Keep(tuple(sorted({*scoring, two})), "roll"), "not_scoring")
+
+
+@pytest.mark.parametrize("positions", [(), (6,), (-1,), (0, 0), (99,)])
+def test_keep_with_bad_positions_is_refused(positions):
+    refused(keepable_game(), Keep(positions, "roll"), "invalid_dice")
+
+
+def test_actions_in_the_wrong_state_are_refused():
+    refused(Game.new(seed(1)), Keep((0,), "roll"), "wrong_state")
+    refused(keepable_game(), Roll(), "wrong_state")
+
+
+def finished_game(s: bytes) -> Game:
+    game = Game.new(s)
+    while not game.finished:
+        game = game.apply(Roll() if game.state == AWAITING_ROLL else best_keep(game, "bank"))
+    return game
+
+
+def test_game_finishes_after_ten_turns():
+    game = finished_game(seed(2))
+    assert (game.state, len(game.turns), game.score) == (
+        FINISHED,
+        10,
+        sum(t.points for t in game.turns),
+    )
+    refused(game, Roll(), "finished")
+    refused(game, Keep((0,), "bank"), "finished")
+
+
+def test_refused_action_leaves_the_game_unchanged():
+    game = keepable_game()
+    before = replace(game)
+    for action in (Roll(), Keep((), "roll"), Keep((0, 0), "bank")):
+        with pytest.raises(FarkleError):
+            game.apply(action)
+    assert game == before
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ([], "invalid_action"),
+        ({"action": "bank"}, "invalid_action"),
+        ({"action": "keep", "dice": "01", "then": "roll"}, "invalid_dice"),
+        ({"action": "keep", "dice": [True], "then": "roll"}, "invalid_dice"),
+        ({"action": "keep", "dice": [0], "then": "stay"}, "invalid_action"),
+        ({"action": "keep", "dice": [0]}, "invalid_action"),
+    ],
+)
+def test_action_from_dict_refuses_malformed_actions(data, code):
+    with pytest.raises(FarkleError) as error:
+        action_from_dict(data)
+    assert error.value.code == code
+
+
+choices = st.lists(st.tuples(st.integers(0, 62), st.booleans()), max_size=80)
+
+
+@settings(max_examples=60)
+@given(seed=st.binary(min_size=32, max_size=32), picks=choices)
+def test_replaying_the_action_list_reproduces_the_game(seed, picks):
+    game = Game.new(seed)
+    actions = []
+    for pick, bank in picks:
+        if game.finished:
+            break
+        if game.state == AWAITING_ROLL:
+            action = Roll()
+        else:
+            options = game.keep_options()
+            action = Keep(options[pick % len(options)][0], "bank" if bank else "roll")
+        actions.append(action.to_dict())
+        game = game.apply(action)
+    assert Game.replay(seed, actions) == game
+    assert game.step == len(actions)
+    assert game.score == sum(t.points for t in game.turns if t.done)
+
+
+def test_optimal_play_scores_near_par_over_many_games():
+    # 400 fixed games: the mean of optimal play lands within a few standard errors of par.
+    solution = solve()
+    scores = []
+    for i in range(400):
+        game = Game.new(seed(10_000 + i))
+        while not game.finished:
+            if game.state == AWAITING_ROLL:
+                game = game.apply(Roll())
+            else:
+                best = solution.best(game.turn_points, game.dice)
+                game = game.apply(Keep(best.positions, best.then))
+        scores.append(game.score)
+    mean = sum(scores) / len(scores)
+    assert abs(mean - 10 * solution.expected_turn()) < 400, mean

@@ -1,0 +1,150 @@
+from collections import Counter
+from itertools import product
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from farkle import TABLES, FarkleError, best_split, is_farkle, keep_score, keeps, score
+
+from .vectors import load
+
+SCORING = load("scoring.json")
+throws = st.lists(st.integers(1, 6), min_size=1, max_size=6)
+tables = st.sampled_from(sorted(TABLES))
+
+
+@pytest.mark.parametrize("case", SCORING["cases"], ids=lambda c: "-".join(map(str, c["dice"])))
+def test_score_matches_vectors(case):
+    assert score(case["dice"], SCORING["table"]) == case["score"]
+
+
+@pytest.mark.parametrize(
+    ("dice", "expected"),
+    [
+        # SPEC §1's worked cases (seed 000).
+        ([1, 1, 1, 1], 1100),
+        ([1, 1, 1, 1, 5, 5], 1200),
+        ([2, 2, 2, 2, 3, 3], None),
+        ([2, 2, 2, 2], 1000),
+        ([3, 3, 3, 5, 5, 5], 2500),
+        ([4, 4, 4, 4, 4, 4], 3000),
+        ([2], None),
+        ([3], None),
+        ([4], None),
+        ([6], None),
+        ([1], 100),
+        ([5], 50),
+        ([1, 1, 1], 1000),
+        ([6, 6, 6], 600),
+        ([5, 5, 5, 5, 5], 2000),
+        ([1, 2, 3, 4, 5, 6], 1500),
+        ([2, 2, 4, 4, 6, 6], 1500),
+    ],
+)
+def test_score_worked_cases(dice, expected):
+    assert score(dice) == expected
+
+
+def test_best_split_of_four_ones_is_a_triple_and_a_single():
+    assert [(c.label, c.points) for c in best_split([1, 1, 1, 1])] == [
+        ("one 1", 100),
+        ("three 1s", 1000),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("table", "dice", "expected"),
+    [
+        ("farkle-games", [4, 4, 4, 4], 800),
+        ("farkle-games", [1, 1, 1, 1], 2000),
+        ("farkle-games", [2, 2, 3, 3, 6, 6], 750),
+        ("farkle-games", [1, 2, 3, 4, 5, 6], 1000),
+        ("farkle-games", [3, 3, 3, 5, 5, 5], 800),
+        ("dice-game-depot", [2, 2, 3, 3, 6, 6], 1500),
+        ("dice-game-depot", [1, 2, 3, 4, 5, 6], 3000),
+        ("popular", [1, 2, 3, 4, 5, 6], 2500),
+        ("popular", [3, 3, 3, 5, 5, 5], 800),
+        ("kingdom-come", [4, 4, 4, 4, 4, 4], 3200),
+        ("kingdom-come", [1, 2, 3, 4, 5], 500),
+        ("kingdom-come", [2, 3, 4, 5, 6], 750),
+        ("kingdom-come", [2, 2, 3, 3, 6, 6], None),
+        ("smart-box", [2, 2, 2, 2], None),
+        ("smart-box", [1, 1, 1, 1], 1100),
+        ("smart-box", [2, 2, 4, 4, 6, 6], 500),
+    ],
+)
+def test_score_other_tables(table, dice, expected):
+    assert score(dice, table) == expected
+
+
+@pytest.mark.parametrize("dice", [[], [0], [7], [1] * 7])
+def test_score_refuses_impossible_dice(dice):
+    with pytest.raises(FarkleError) as error:
+        score(dice)
+    assert error.value.code == "invalid_dice"
+
+
+def test_keeps_lists_every_scoring_subset_by_position():
+    assert keeps([1, 5, 2, 2, 3, 6]) == (((0,), 100), ((1,), 50), ((0, 1), 150))
+
+
+def test_keeps_of_a_farkle_is_empty():
+    assert keeps([2, 3, 4, 6, 6, 3]) == ()
+    assert is_farkle([2, 3, 4, 6, 6, 3])
+
+
+@pytest.mark.parametrize(
+    ("positions", "code"),
+    [
+        ((), "invalid_dice"),
+        ((0, 0), "invalid_dice"),
+        ((6,), "invalid_dice"),
+        ((-1,), "invalid_dice"),
+        ((2,), "not_scoring"),
+        ((0, 2), "not_scoring"),
+    ],
+)
+def test_keep_score_refusals(positions, code):
+    with pytest.raises(FarkleError) as error:
+        keep_score([1, 5, 2, 2, 3, 6], positions)
+    assert error.value.code == code
+
+
+@given(throw=throws, table=tables)
+def test_every_valid_keep_is_a_subset_whose_dice_all_score(throw, table):
+    for positions, points in keeps(throw, table):
+        kept = [throw[p] for p in positions]
+        assert sorted(set(positions)) == list(positions)
+        assert not Counter(kept) - Counter(throw)
+        assert points == score(kept, table) > 0
+        # Every die counts: dropping any one of them changes or voids the score.
+        for drop in range(len(kept)):
+            rest = kept[:drop] + kept[drop + 1 :]
+            assert not rest or score(rest, table) != points
+
+
+@given(throw=throws, table=tables, data=st.data())
+def test_score_does_not_depend_on_order(throw, table, data):
+    shuffled = data.draw(st.permutations(throw))
+    assert score(shuffled, table) == score(throw, table)
+
+
+@given(throw=throws, table=tables)
+def test_farkle_exactly_when_no_keep(throw, table):
+    has_scoring_die = any(score([d], table) for d in throw)
+    assert is_farkle(throw, table) == (not keeps(throw, table))
+    if has_scoring_die:
+        assert not is_farkle(throw, table)
+
+
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_keeps_equal_brute_force_over_all_throws_of_three(table):
+    for throw in product(range(1, 7), repeat=3):
+        expected = []
+        for mask in range(1, 8):
+            positions = tuple(i for i in range(3) if mask >> i & 1)
+            points = score([throw[i] for i in positions], table)
+            if points is not None:
+                expected.append((positions, points))
+        assert keeps(throw, table) == tuple(expected)
