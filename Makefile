@@ -1,0 +1,42 @@
+# The few verbs of the project. Each creates the virtual environment first when needed.
+
+VENV := .venv
+BIN := $(VENV)/bin
+# Re-install only when a requirements file changes.
+STAMP := $(VENV)/.installed
+
+.PHONY: venv run test bench fmt
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	python3 -m venv $(VENV)
+	$(BIN)/pip install -r requirements-dev.txt
+	touch $@
+
+# The site on 127.0.0.1:8000: SQLite in db.sqlite3, no broker (tasks run in-process).
+run: export DEBUG := 1
+run: export DATABASE_URL :=
+run: export CELERY_BROKER_URL :=
+run: venv
+	$(BIN)/python manage.py migrate
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Lint, then every test against Postgres, with production settings (DEBUG off) and known secrets.
+test: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)
+test: export DEBUG := 0
+test: export SECRET_KEY := test-secret-key-for-the-test-suite-only-0123456789abcdefghijklmnop
+test: export FARKLE_SEED_SECRET := test-secret
+test: export SECURE_SSL_REDIRECT := 0
+test: export CELERY_BROKER_URL :=
+test: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+bench: venv
+	$(BIN)/python bench/engine.py
+
+fmt: venv
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .

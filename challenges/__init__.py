@@ -1,0 +1,1 @@
+"""Friend challenges: short codes, links and their leaderboards."""

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ChallengesConfig(AppConfig):
+    name = "challenges"
+    verbose_name = "Friend challenges"

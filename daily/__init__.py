@@ -1,0 +1,1 @@
+"""The daily: players, puzzles and attempts, the daily schedule, leaderboards and rollover."""

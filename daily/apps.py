@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DailyConfig(AppConfig):
+    name = "daily"
+    verbose_name = "Daily Farkle"

@@ -1,0 +1,175 @@
+"""Django settings for Farkle Daily, read from environment variables (see .env.example)."""
+
+import logging
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from farkle_site.env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+logger = logging.getLogger(__name__)
+
+DEBUG = env_bool("DEBUG", default=False)
+
+# Known to everyone, so only usable in development: production refuses to start on them.
+DEVELOPMENT_SECRET_KEY = "django-insecure-farkle-daily-development-key-do-not-use-in-production"
+DEVELOPMENT_SEED_SECRET = "farkle-daily-development-seed-secret"
+
+
+def _secret(name: str, development_default: str) -> str:
+    value = env_str(name)
+    if value is not None and value != development_default:
+        return value
+    problem = "is not set" if value is None else "is the public development default"
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            f"{name} {problem}; set it to a long random secret, or set DEBUG=1 for development."
+        )
+    # A log record, not warnings.warn: the test suite turns warnings into errors.
+    logger.warning("%s %s; using the public development default (DEBUG is on).", name, problem)
+    return development_default
+
+
+SECRET_KEY = _secret("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
+# The HMAC key of the provably fair dice (SPEC §2): its UTF-8 bytes seed every daily and challenge.
+FARKLE_SEED_SECRET = _secret("FARKLE_SEED_SECRET", DEVELOPMENT_SEED_SECRET)
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Before staticfiles, so runserver serves static files through WhiteNoise as production does.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "daily",
+    "challenges",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "farkle_site.urls"
+WSGI_APPLICATION = "farkle_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# SQLite in the project root when DATABASE_URL is unset; production and the tests use Postgres.
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+    ),
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Persistent connections rather than psycopg's pool: gunicorn's sync workers serve one request
+    # at a time, so one kept connection per worker process is all a pool would give, without a
+    # pool per process holding several connections and a background thread. Health checks cost
+    # one round trip per request and spare the first request after a Postgres restart an error.
+    DATABASES["default"]["CONN_MAX_AGE"] = 600
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The daily changes at 00:00 UTC (SPEC §6): every stored and computed time is UTC.
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("fr", _("French")),
+]
+USE_I18N = True
+LOCALE_PATHS = [BASE_DIR / "locale"]
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed names let WhiteNoise serve static files with far-future cache headers;
+    # production runs `manage.py collectstatic` first.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# Production sits behind a TLS-terminating proxy that sets X-Forwarded-Proto.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# Load balancers probe the health check over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Farkle Daily API",
+    "DESCRIPTION": "Daily Farkle and friend challenges: ten turns on dice everyone shares.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI is served from the site's own static files, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # validatorUrl null: no badge fetched from the public Swagger validator.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+}
+
+# Without a broker, tasks run in-process when queued, so the site needs no worker in development.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+CELERY_TASK_EAGER_PROPAGATES = True
+
+LOG_LEVEL = (env_str("LOG_LEVEL") or "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "console": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "console"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Replaces the handlers Django puts on its loggers (console in DEBUG, e-mail to admins): every
+    # record, runserver's request lines included, reaches the console once, through the root.
+    "loggers": {"django": {"level": LOG_LEVEL}},
+}

@@ -1,0 +1,13 @@
+"""The site's URLs."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from farkle_site import views
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("i18n/", include("django.conf.urls.i18n")),
+]

@@ -1,0 +1,97 @@
+import json
+import re
+
+import pytest
+
+
+@pytest.mark.django_db
+def test_healthz_answers_ok(client, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        response = client.get("/healthz")
+
+    assert (response.status_code, response["Content-Type"], response.json()) == (
+        200,
+        "application/json",
+        {"status": "ok"},
+    )
+
+
+@pytest.mark.django_db
+def test_healthz_over_http_is_not_redirected_to_https(client, settings):
+    settings.SECURE_SSL_REDIRECT = True
+
+    health = client.get("/healthz")
+    schema = client.get("/api/schema/")
+
+    assert (health.status_code, schema.status_code, schema["Location"]) == (
+        200,
+        301,
+        "https://testserver/api/schema/",
+    )
+
+
+def test_healthz_refuses_post(client):
+    response = client.post("/healthz")
+
+    assert response.status_code == 405
+
+
+def test_healthz_without_database_answers_503(run_python, production_env):
+    code = (
+        "import django; django.setup(); from django.test import Client; "
+        "r = Client().get('/healthz'); print(r.status_code, r.content.decode())"
+    )
+    env = {
+        **production_env,
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:1/farkle",
+        "ALLOWED_HOSTS": "testserver",
+        "SECURE_SSL_REDIRECT": "0",
+        "LOG_LEVEL": "CRITICAL",
+    }
+
+    result = run_python("-c", code, env=env)
+
+    assert result.stdout == '503 {"status": "error", "detail": "database unreachable"}\n'
+
+
+def test_api_schema_is_openapi_document(client):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+
+    document = json.loads(response.content)
+    assert response.status_code == 200
+    assert document["openapi"].startswith("3.")
+    assert document["info"] == {
+        "title": "Farkle Daily API",
+        "version": "1",
+        "description": "Daily Farkle and friend challenges: ten turns on dice everyone shares.",
+    }
+
+
+def test_api_docs_load_nothing_from_other_hosts(client):
+    response = client.get("/api/docs/")
+
+    html = response.content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]*)"', html)
+    assert response.status_code == 200
+    assert sources == [
+        "/static/drf_spectacular_sidecar/swagger-ui-dist/favicon-32x32.png",
+        "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui.css",
+        "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js",
+        "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-standalone-preset.js",
+    ]
+    assert "https://" not in html
+    assert "cdn" not in html.lower()
+
+
+def test_set_language_stores_choice_in_cookie(client):
+    response = client.post("/i18n/setlang/", {"language": "fr", "next": "/healthz"})
+
+    assert (
+        response.status_code,
+        response["Location"],
+        response.cookies["django_language"].value,
+    ) == (
+        302,
+        "/healthz",
+        "fr",
+    )
