@@ -1,5 +1,6 @@
 """Read settings from environment variables, refusing values that do not parse."""
 
+import datetime
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -49,3 +50,12 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if any(item == "" for item in items):
         raise ImproperlyConfigured(f"{name}={value!r} has an empty item; separate items by commas.")
     return items
+
+
+def env_date(name: str, default: str) -> datetime.date:
+    """Return the variable as an ISO date (YYYY-MM-DD)."""
+    value = env_str(name, default)
+    try:
+        return datetime.date.fromisoformat(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a date (YYYY-MM-DD).") from None

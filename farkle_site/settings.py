@@ -7,7 +7,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from farkle_site.env import env_bool, env_int, env_list, env_str
+from farkle_site.env import env_bool, env_date, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -138,7 +138,42 @@ CSRF_COOKIE_SECURE = not DEBUG
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": ["farkle_site.drf.CsrfSessionAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_PARSER_CLASSES": ["farkle_site.drf.BoundedJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "farkle_site.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Client addresses come from X-Forwarded-For only through this many trusted proxies; with 0,
+    # REMOTE_ADDR is used, so a client cannot pick its own throttle key.
+    "NUM_PROXIES": env_int("NUM_PROXIES", default=0),
+    # Generous: a real ten-turn game needs one start and well under a hundred actions.
+    "DEFAULT_THROTTLE_RATES": {
+        "attempt_start": env_str("THROTTLE_ATTEMPT_START") or "30/minute",
+        "attempt_act": env_str("THROTTLE_ATTEMPT_ACT") or "240/minute",
+        "account": env_str("THROTTLE_ACCOUNT") or "20/minute",
+    },
 }
+# No request to the API carries more than a few hundred bytes.
+API_MAX_BODY_BYTES = 16 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+
+# A guest player lives in the browser's session for a year (SPEC §3).
+PLAYER_SESSION_KEY = "farkle_player_id"
+SESSION_COOKIE_AGE = 365 * 24 * 60 * 60
+
+# Throttle counters: Redis when several processes serve the site, else each process's memory.
+CACHE_URL = env_str("CACHE_URL")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# The first day with a daily: earlier dates are not puzzles (404), like future ones.
+FARKLE_FIRST_DAY = env_date("FARKLE_FIRST_DAY", default="2026-11-01")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Farkle Daily API",

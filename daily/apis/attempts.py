@@ -1,0 +1,133 @@
+"""The daily and its attempts: read a day, start an attempt, read it, act on it."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import ensure_csrf_cookie
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from daily import selectors, services
+from daily.apis import schemas
+from daily.players import player_for_request, player_from_request
+from daily.representations import attempt_data, puzzle_data
+from farkle_site.drf import ScopedPlayerThrottle
+from farkle_site.errors import ApiError
+
+
+def parse_day(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise ApiError("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).") from None
+
+
+def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:
+    puzzle = services.daily_get_or_create(day=day, now=now)
+    player = player_from_request(request)
+    attempts = selectors.player_attempts_on(player=player, puzzle=puzzle)
+    return Response(puzzle_data(puzzle, now, attempts))
+
+
+# The CSRF cookie comes with today's daily, so an API client gets its token without a page.
+@method_decorator(ensure_csrf_cookie, name="get")
+class DailyTodayApi(APIView):
+    @extend_schema(responses=schemas.DailySerializer, summary="Today's daily (UTC)")
+    def get(self, request: Request) -> Response:
+        now = timezone.now()
+        return _daily_response(request, services.day_of(now), now)
+
+
+class DailyDayApi(APIView):
+    @extend_schema(responses=schemas.DailySerializer, summary="The daily of a date")
+    def get(self, request: Request, day: str) -> Response:
+        return _daily_response(request, parse_day(day), timezone.now())
+
+
+class DailyAttemptsApi(APIView):
+    throttle_classes = [ScopedPlayerThrottle]
+    throttle_scope = "attempt_start"
+
+    @extend_schema(
+        request=None,
+        responses={201: schemas.AttemptSerializer},
+        summary="Start an attempt on a daily (the first on the open day is official)",
+    )
+    def post(self, request: Request, day: str) -> Response:
+        now = timezone.now()
+        puzzle = services.daily_get_or_create(day=parse_day(day), now=now)
+        player = player_for_request(request._request, now=now)
+        attempt = services.attempt_start(player=player, puzzle=puzzle, now=now)
+        game = services.attempt_game(attempt)
+        return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
+
+
+class AttemptApi(APIView):
+    @extend_schema(responses=schemas.AttemptSerializer, summary="An attempt's state")
+    def get(self, request: Request, attempt_id: int) -> Response:
+        attempt = selectors.attempt_visible(
+            attempt_id=attempt_id, player=player_from_request(request), now=timezone.now()
+        )
+        if attempt is None:
+            raise ApiError("not_found", "No such attempt.")
+        return Response(attempt_data(attempt, services.attempt_game(attempt)))
+
+
+class AttemptActionsApi(APIView):
+    throttle_classes = [ScopedPlayerThrottle]
+    throttle_scope = "attempt_act"
+    # Which refusal code a malformed field gets (SPEC §7).
+    field_error_codes = {
+        "dice": "invalid_dice",
+        "action": "invalid_action",
+        "then": "invalid_action",
+    }
+
+    class InputSerializer(serializers.Serializer):
+        step = serializers.IntegerField(min_value=0, max_value=10_000)
+        action = serializers.ChoiceField(choices=["roll", "keep"])
+        dice = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=5),
+            max_length=6,
+            required=False,
+        )
+        then = serializers.ChoiceField(choices=["roll", "bank"], required=False)
+
+        def validate(self, data):
+            if data["action"] == "keep" and ("dice" not in data or "then" not in data):
+                raise serializers.ValidationError(
+                    {"then": "A keep names its `dice` and what comes `then`: roll or bank."}
+                )
+            return data
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: schemas.AttemptSerializer, 409: schemas.ConflictSerializer},
+        summary="Act on an attempt: roll, or keep dice then roll or bank",
+    )
+    def post(self, request: Request, attempt_id: int) -> Response:
+        if not isinstance(request.data, dict):
+            raise ApiError("invalid", "The body is a JSON object.")
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            attempt, game = services.attempt_act(
+                attempt_id=attempt_id,
+                player=player_from_request(request),
+                step=data["step"],
+                action={k: v for k, v in data.items() if k != "step"},
+                now=timezone.now(),
+            )
+        except ApiError as error:
+            # A refused action answers with the attempt as it stands, for the client to resync.
+            if "attempt" in error.extra:
+                error.extra["attempt"] = attempt_data(*error.extra["attempt"])
+            raise
+        return Response(attempt_data(attempt, game))

@@ -1,0 +1,175 @@
+"""Players, puzzles (a day's or a challenge's dice), attempts and the leaderboard's score counts."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+import farkle
+
+# SPEC §4: actions on a daily's attempts are accepted until the next 00:00 UTC plus this grace.
+DAILY_GRACE = datetime.timedelta(seconds=90)
+
+
+class Player(models.Model):
+    """Someone who plays: a browser's guest, optionally adopted by an account."""
+
+    display_name = models.CharField(max_length=24)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("display_name"), name="player_display_name_unique_ci"),
+            models.CheckConstraint(
+                condition=Q(display_name__regex=r"^.{3,24}$"), name="player_display_name_length"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class Puzzle(models.Model):
+    """The dice everyone shares: a UTC day's daily, or a friend challenge keyed by its code."""
+
+    class Kind(models.TextChoices):
+        DAILY = "daily"
+        CHALLENGE = "challenge"
+
+    kind = models.CharField(max_length=9, choices=Kind.choices)
+    day = models.DateField(null=True, blank=True)
+    code = models.CharField(max_length=6, blank=True)
+    table = models.CharField(max_length=32, default=farkle.DEFAULT_TABLE)
+    # SHA-256 of the seed, public from creation; the seed itself is derived from the server
+    # secret when needed and stored only once revealed.
+    commitment = models.CharField(max_length=64)
+    opens_at = models.DateTimeField()
+    # Official play ends here: the next 00:00 UTC of a daily, the expiry of a challenge.
+    ends_at = models.DateTimeField()
+    # Actions are refused from this instant on (SPEC §4: ends_at plus the daily's grace).
+    closes_at = models.DateTimeField()
+    players = models.PositiveIntegerField(default=0)
+    revealed_seed = models.CharField(max_length=64, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["day"], condition=Q(kind="daily"), name="puzzle_one_daily_per_day"
+            ),
+            models.UniqueConstraint(
+                fields=["code"], condition=Q(kind="challenge"), name="puzzle_challenge_code_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="daily", day__isnull=False, code="")
+                | (Q(kind="challenge", day__isnull=True) & ~Q(code="")),
+                name="puzzle_keyed_by_day_or_code",
+            ),
+            models.CheckConstraint(
+                condition=Q(opens_at__lt=models.F("ends_at"))
+                & Q(ends_at__lte=models.F("closes_at")),
+                name="puzzle_times_in_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"daily {self.day}" if self.kind == self.Kind.DAILY else f"challenge {self.code}"
+
+    def seed(self) -> bytes:
+        """The puzzle's seed, from the server secret (SPEC §2)."""
+        secret = settings.FARKLE_SEED_SECRET.encode()
+        if self.kind == self.Kind.DAILY:
+            return farkle.daily_seed(secret, self.day)
+        return farkle.challenge_seed(secret, self.code)
+
+
+class Attempt(models.Model):
+    """One player's ten-turn game on a puzzle; the stored actions replay it exactly."""
+
+    class State(models.TextChoices):
+        AWAITING_ROLL = farkle.AWAITING_ROLL
+        AWAITING_KEEP = farkle.AWAITING_KEEP
+        FINISHED = farkle.FINISHED
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempts")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
+    official = models.BooleanField()
+    actions = models.JSONField(default=list)
+    # Derived from the actions, kept so that lists and leaderboards never replay games.
+    state = models.CharField(max_length=16, choices=State.choices, default=State.AWAITING_ROLL)
+    step = models.PositiveIntegerField(default=0)
+    turn = models.PositiveSmallIntegerField(default=1)
+    score = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Actions are refused from this instant on; None for archive play on a closed puzzle.
+    deadline = models.DateTimeField(null=True, blank=True)
+    # Finished by the day's close rather than by the player (its unbanked points were lost).
+    finalised_at_close = models.BooleanField(default=False)
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    percentile = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # SPEC §4: one official attempt per player and puzzle, whatever races the starts.
+            models.UniqueConstraint(
+                fields=["player", "puzzle"],
+                condition=Q(official=True),
+                name="attempt_one_official_per_player_and_puzzle",
+            ),
+            models.CheckConstraint(
+                condition=Q(turn__gte=1, turn__lte=farkle.TURNS), name="attempt_turn_in_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(score__gte=0) & Q(score__lte=farkle.TURNS * 100_000),
+                name="attempt_score_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(state="finished", finished_at__isnull=False)
+                | (~Q(state="finished") & Q(finished_at__isnull=True)),
+                name="attempt_finished_at_iff_finished",
+            ),
+        ]
+        indexes = [
+            # The leaderboard's pages: official finished attempts, best score, earliest finish.
+            models.Index(
+                "puzzle",
+                models.F("score").desc(),
+                "finished_at",
+                "id",
+                condition=Q(official=True, state="finished"),
+                name="attempt_leaderboard",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        kind = "official" if self.official else "practice"
+        return f"{self.player} on {self.puzzle} ({kind}, {self.state})"
+
+
+class ScoreCount(models.Model):
+    """How many official finished attempts of a puzzle have a score: ranks cost distinct scores."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="score_counts")
+    score = models.PositiveIntegerField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["puzzle", "score"], name="score_count_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.puzzle}: {self.count} × {self.score}"

@@ -1,0 +1,130 @@
+"""The JSON shapes of puzzles and attempts, built straight from the models and the game.
+
+Plain dictionaries rather than DRF serializers on the hot path of every action; the matching
+serializers in ``daily.apis.schemas`` document them in the OpenAPI schema, and the tests check
+that the two agree.
+"""
+
+from __future__ import annotations
+
+import datetime
+from functools import cache
+from typing import Any
+
+import farkle
+from daily.models import Attempt, Puzzle
+
+
+@cache
+def _risks(table: str) -> dict[int, float]:
+    return {n: float(r) for n, r in farkle.risk_table(table).items()}
+
+
+@cache
+def par(table: str) -> int:
+    """Expected score of a ten-turn game under optimal play, rounded."""
+    return round(farkle.solve(table).expected_turn() * farkle.TURNS)
+
+
+def _iso(instant: datetime.datetime | None) -> str | None:
+    return None if instant is None else instant.isoformat().replace("+00:00", "Z")
+
+
+def puzzle_status(puzzle: Puzzle, now: datetime.datetime) -> str:
+    """``open`` until official play ends, ``grace`` while late actions still land, then
+    ``closed``."""
+    if now < puzzle.ends_at:
+        return "open"
+    return "grace" if now < puzzle.closes_at else "closed"
+
+
+def puzzle_ref(puzzle: Puzzle) -> dict[str, Any]:
+    if puzzle.kind == Puzzle.Kind.DAILY:
+        return {"kind": "daily", "date": puzzle.day.isoformat()}
+    return {"kind": "challenge", "code": puzzle.code}
+
+
+def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
+    """What a client needs to show and play an attempt, and nothing it must not know."""
+    risks = _risks(game.table.id)
+    hand = game.table.dice
+    options = []
+    for positions, points in game.keep_options():
+        left = game.in_hand - len(positions) or hand
+        options.append(
+            {
+                "dice": list(positions),
+                "score": points,
+                "dice_left": left,
+                "farkle_risk": risks[left],
+            }
+        )
+    return {
+        "id": attempt.pk,
+        "official": attempt.official,
+        "state": game.state,
+        "step": game.step,
+        "turn": game.turn,
+        "roll": game.roll,
+        "dice": list(game.dice),
+        "in_hand": game.in_hand,
+        "turn_points": game.turn_points,
+        "score": game.score,
+        "turns": [
+            {
+                "turn": turn.number,
+                "throws": [
+                    {
+                        "dice": list(throw.dice),
+                        "kept": list(throw.kept),
+                        "points": throw.points,
+                        "farkle": throw.farkle,
+                        "hot_dice": throw.hot_dice,
+                    }
+                    for throw in turn.throws
+                ],
+                "points": turn.points,
+                "farkle": turn.farkle,
+                "done": turn.done,
+            }
+            for turn in game.turns
+        ],
+        "keep_options": options,
+        "farkle_risk": risks.get(game.in_hand) if not game.finished else None,
+        "started_at": _iso(attempt.started_at),
+        "finished_at": _iso(attempt.finished_at),
+        "finalised_at_close": attempt.finalised_at_close,
+        "deadline": _iso(attempt.deadline),
+        "puzzle": puzzle_ref(attempt.puzzle),
+    }
+
+
+def attempt_summary(attempt: Attempt) -> dict[str, Any]:
+    """An attempt in a list: no replay, only the stored derived fields."""
+    return {
+        "id": attempt.pk,
+        "official": attempt.official,
+        "state": attempt.state,
+        "step": attempt.step,
+        "turn": attempt.turn,
+        "score": attempt.score,
+        "started_at": _iso(attempt.started_at),
+        "finished_at": _iso(attempt.finished_at),
+    }
+
+
+def puzzle_data(puzzle: Puzzle, now: datetime.datetime, attempts: list[Attempt]) -> dict[str, Any]:
+    """A daily as the API shows it, with the caller's attempts on it (official first)."""
+    return {
+        **puzzle_ref(puzzle),
+        "table": puzzle.table,
+        "commitment": puzzle.commitment,
+        "opens_at": _iso(puzzle.opens_at),
+        "ends_at": _iso(puzzle.ends_at),
+        "closes_at": _iso(puzzle.closes_at),
+        "status": puzzle_status(puzzle, now),
+        "players": puzzle.players,
+        "par": par(puzzle.table),
+        "revealed_seed": puzzle.revealed_seed or None,
+        "my_attempts": [attempt_summary(a) for a in attempts],
+    }

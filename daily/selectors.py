@@ -1,0 +1,29 @@
+"""Reads that span models."""
+
+from __future__ import annotations
+
+from daily.models import Attempt, Player, Puzzle
+
+
+def player_attempts_on(*, player: Player | None, puzzle: Puzzle) -> list[Attempt]:
+    """The player's attempts on a puzzle, official first, then oldest first."""
+    if player is None:
+        return []
+    return list(
+        Attempt.objects.filter(player=player, puzzle=puzzle)
+        .defer("actions")
+        .order_by("-official", "started_at", "id")
+    )
+
+
+def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt | None:
+    """An attempt the caller may see: their own, or a finished one once its puzzle has closed."""
+    attempt = Attempt.objects.select_related("puzzle").filter(pk=attempt_id).first()
+    if attempt is None:
+        return None
+    if player is not None and attempt.player_id == player.pk:
+        return attempt
+    # SPEC §4: other players' roll-by-roll details stay hidden until the puzzle closes.
+    if now >= attempt.puzzle.closes_at and attempt.state == Attempt.State.FINISHED:
+        return attempt
+    return None

@@ -1,0 +1,161 @@
+"""Writes: today's puzzle on demand, starting attempts and acting on them."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+import farkle
+from daily.models import DAILY_GRACE, Attempt, Player, Puzzle, ScoreCount
+from farkle_site.errors import ApiError
+
+UTC = datetime.UTC
+
+
+def day_of(now: datetime.datetime) -> datetime.date:
+    """The UTC date of an instant: the day whose daily is open."""
+    return now.astimezone(UTC).date()
+
+
+def day_start(day: datetime.date) -> datetime.datetime:
+    return datetime.datetime.combine(day, datetime.time(), tzinfo=UTC)
+
+
+def daily_get_or_create(*, day: datetime.date, now: datetime.datetime) -> Puzzle:
+    """The daily of ``day``, created on first use; ApiError ``not_found`` for a day not yet begun
+    (whatever the client's clock says) or before the first day."""
+    if day > day_of(now) or day < settings.FARKLE_FIRST_DAY:
+        raise ApiError("not_found", f"There is no daily for {day.isoformat()}.")
+    puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
+    if puzzle is not None:
+        return puzzle
+    seed = farkle.daily_seed(settings.FARKLE_SEED_SECRET.encode(), day)
+    ends_at = day_start(day + datetime.timedelta(days=1))
+    try:
+        # Two first requests may race: the unique constraint keeps one row, the loser reads it.
+        with transaction.atomic():
+            return Puzzle.objects.create(
+                kind=Puzzle.Kind.DAILY,
+                day=day,
+                table=farkle.DEFAULT_TABLE,
+                commitment=farkle.commitment(seed),
+                opens_at=day_start(day),
+                ends_at=ends_at,
+                closes_at=ends_at + DAILY_GRACE,
+            )
+    except IntegrityError:
+        return Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
+
+
+def _closed_code(puzzle: Puzzle) -> str:
+    return "day_closed" if puzzle.kind == Puzzle.Kind.DAILY else "challenge_closed"
+
+
+def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
+    """Start an attempt: the player's first on an open puzzle is official, any later one practice.
+
+    A closed daily is played from the archive, as practice and without a deadline; during the
+    grace after a daily ends, and after a challenge expires, nothing new starts.
+    """
+    if now < puzzle.opens_at:
+        raise ApiError("not_found", "This puzzle has not opened yet.")
+    if puzzle.ends_at <= now < puzzle.closes_at or (
+        now >= puzzle.closes_at and puzzle.kind != Puzzle.Kind.DAILY
+    ):
+        raise ApiError(_closed_code(puzzle), "This puzzle is closed to new attempts.")
+    open_now = now < puzzle.ends_at
+    fields = {
+        "player": player,
+        "puzzle": puzzle,
+        "actions": [],
+        "started_at": now,
+        "updated_at": now,
+        "deadline": puzzle.closes_at if open_now else None,
+    }
+    if open_now:
+        try:
+            # The partial unique index decides between two simultaneous first starts.
+            with transaction.atomic():
+                attempt = Attempt.objects.create(official=True, **fields)
+                Puzzle.objects.filter(pk=puzzle.pk).update(players=F("players") + 1)
+                return attempt
+        except IntegrityError:
+            pass
+    return Attempt.objects.create(official=False, **fields)
+
+
+def attempt_game(attempt: Attempt) -> farkle.Game:
+    """The attempt's game, replayed from its stored actions."""
+    return farkle.Game.replay(attempt.puzzle.seed(), attempt.actions, attempt.puzzle.table)
+
+
+def attempt_act(
+    *,
+    attempt_id: int,
+    player: Player | None,
+    step: int,
+    action: Mapping[str, Any],
+    now: datetime.datetime,
+) -> tuple[Attempt, farkle.Game]:
+    """Apply one action to the player's attempt, if ``step`` is the one the client last saw.
+
+    The row is locked for the whole action, so a double click or a retried request waits and
+    then finds the step moved on (``stale_step``) instead of rolling twice.
+    """
+    parsed = farkle.action_from_dict(action)
+    with transaction.atomic():
+        attempt = (
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("puzzle")
+            .filter(pk=attempt_id, player=player)
+            .first()
+            if player is not None
+            else None
+        )
+        if attempt is None:
+            raise ApiError("not_found", "No such attempt.")
+        game = attempt_game(attempt)
+        if game.finished:
+            raise ApiError("finished", "This game is over.", attempt=(attempt, game))
+        if attempt.deadline is not None and now >= attempt.deadline:
+            raise ApiError(
+                _closed_code(attempt.puzzle),
+                "This puzzle closed; the action came too late.",
+                attempt=(attempt, game),
+            )
+        if step != attempt.step:
+            raise ApiError(
+                "stale_step",
+                f"This game is at step {attempt.step}, not {step}: reload it.",
+                attempt=(attempt, game),
+            )
+        game = game.apply(parsed)
+        attempt.actions = [*attempt.actions, parsed.to_dict()]
+        attempt.state = game.state
+        attempt.step = game.step
+        attempt.turn = game.turn
+        attempt.score = game.score
+        attempt.updated_at = now
+        if game.finished:
+            attempt.finished_at = now
+            if attempt.official:
+                score_count_add(puzzle=attempt.puzzle, score=game.score)
+        attempt.save()
+    return attempt, game
+
+
+def score_count_add(*, puzzle: Puzzle, score: int) -> None:
+    """Count one more official finished attempt with ``score`` (inside the caller's transaction)."""
+    if ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + 1):
+        return
+    try:
+        with transaction.atomic():
+            ScoreCount.objects.create(puzzle=puzzle, score=score, count=1)
+    except IntegrityError:
+        # Another finish created the row first: count on it.
+        ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + 1)

@@ -1,0 +1,69 @@
+"""DRF plumbing every endpoint shares: CSRF for every browser session, a bounded JSON parser,
+and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
+these classes while ``rest_framework.views`` is still loading.)"""
+
+from django.conf import settings
+from rest_framework import exceptions
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.parsers import JSONParser
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class CsrfSessionAuthentication(SessionAuthentication):
+    """Session authentication that checks CSRF on every unsafe request, users or guests.
+
+    DRF's session authentication checks CSRF only for logged-in users, but a guest's session
+    holds a player too: a cross-site form must not be able to act for it.
+    """
+
+    def authenticate(self, request):
+        self.enforce_csrf(request)
+        user = getattr(request._request, "user", None)
+        if user is None or not user.is_active or not user.is_authenticated:
+            return None
+        return (user, None)
+
+
+class BoundedJSONParser(JSONParser):
+    """JSON only, refusing bodies larger than any real request before reading them."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        request = (parser_context or {}).get("request")
+        length = request.META.get("CONTENT_LENGTH") if request is not None else None
+        try:
+            too_large = int(length or 0) > settings.API_MAX_BODY_BYTES
+        except ValueError:
+            too_large = True
+        if too_large:
+            raise exceptions.ParseError(
+                f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes."
+            )
+        return super().parse(stream, media_type, parser_context)
+
+
+class ScopedPlayerThrottle(SimpleRateThrottle):
+    """Rate limit by the view's ``throttle_scope``, per player when the browser has one."""
+
+    def __init__(self):
+        # The scope, hence the rate, is only known once the view is (as ScopedRateThrottle).
+        pass
+
+    def allow_request(self, request, view):
+        self.scope = getattr(view, "throttle_scope", None)
+        if not self.scope:
+            return True
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request, view)
+
+    def get_cache_key(self, request, view):
+        player_id = request.session.get(settings.PLAYER_SESSION_KEY)
+        ident = f"player-{player_id}" if player_id else f"address-{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class ScopedAddressThrottle(ScopedPlayerThrottle):
+    """Rate limit by the view's ``throttle_scope``, per client address (behind NUM_PROXIES)."""
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -1,0 +1,92 @@
+"""Errors of every JSON endpoint: ``{"detail", "code"}`` with the matching 4xx status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+import farkle
+
+# The HTTP status of each refusal code the services raise (SPEC §7).
+STATUS_OF_CODE = {
+    "invalid_dice": status.HTTP_400_BAD_REQUEST,
+    "not_scoring": status.HTTP_400_BAD_REQUEST,
+    "invalid_action": status.HTTP_400_BAD_REQUEST,
+    "invalid": status.HTTP_400_BAD_REQUEST,
+    "invalid_name": status.HTTP_400_BAD_REQUEST,
+    "name_taken": status.HTTP_409_CONFLICT,
+    "wrong_state": status.HTTP_409_CONFLICT,
+    "stale_step": status.HTTP_409_CONFLICT,
+    "finished": status.HTTP_409_CONFLICT,
+    "day_closed": status.HTTP_409_CONFLICT,
+    "challenge_closed": status.HTTP_409_CONFLICT,
+    "forbidden": status.HTTP_403_FORBIDDEN,
+    "not_found": status.HTTP_404_NOT_FOUND,
+}
+
+
+class ApiError(Exception):
+    """A refusal with a machine ``code``, a human ``detail`` and optional extra fields."""
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+    @property
+    def status(self) -> int:
+        return STATUS_OF_CODE.get(self.code, status.HTTP_400_BAD_REQUEST)
+
+
+# DRF's own codes, renamed where SPEC §7 names them differently.
+_RENAMED_CODES = {"permission_denied": "forbidden", "not_authenticated": "forbidden"}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Every error as JSON with a ``detail`` and a ``code``; None lets a real bug be a 500."""
+    if isinstance(exc, farkle.FarkleError):
+        exc = ApiError(exc.code, exc.detail)
+    if isinstance(exc, ApiError):
+        return Response({"detail": exc.detail, "code": exc.code, **exc.extra}, status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        errors = exc.get_full_details()
+        # A view may name the refusal code of a malformed field (an action's dice: invalid_dice).
+        field_codes = getattr(context.get("view"), "field_error_codes", {})
+        field = next(iter(errors), None) if isinstance(errors, dict) else None
+        code = field_codes.get(field, "invalid")
+        response.data = {"detail": _first_message(errors), "code": code, "errors": exc.detail}
+    else:
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
+        response.data = {"detail": str(exc.detail), "code": _RENAMED_CODES.get(code, code)}
+    if isinstance(exc, exceptions.NotAuthenticated):
+        response.status_code = status.HTTP_403_FORBIDDEN
+    return response
+
+
+def _first_message(errors: Any, field: str = "") -> str:
+    """The first message of a (nested) validation error, prefixed with its field."""
+    if isinstance(errors, dict) and "message" in errors:
+        return (
+            f"{field}: {errors['message']}"
+            if field and field != "non_field_errors"
+            else errors["message"]
+        )
+    if isinstance(errors, dict):
+        name, value = next(iter(errors.items()))
+        return _first_message(value, name if not field else f"{field}.{name}")
+    if isinstance(errors, list) and errors:
+        return _first_message(errors[0], field)
+    return "Invalid input."

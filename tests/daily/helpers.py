@@ -1,0 +1,42 @@
+"""Playing through the API in tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.test import Client
+
+
+def post(client: Client, url: str, data: Any = None, **extra):
+    """POST JSON (or nothing) and return the response."""
+    if data is None:
+        return client.post(url, **extra)
+    return client.post(url, data, content_type="application/json", **extra)
+
+
+def act(client: Client, attempt: dict, action: dict):
+    """Send one action with the attempt's current step."""
+    return post(
+        client, f"/api/attempts/{attempt['id']}/actions", {"step": attempt["step"], **action}
+    )
+
+
+def play_greedy(client: Client, attempt: dict, *, bank_at: int = 300) -> dict:
+    """Play the attempt to its end: keep the best-scoring option, bank once ``bank_at`` is held."""
+    while attempt["state"] != "finished":
+        if attempt["state"] == "awaiting_roll":
+            response = act(client, attempt, {"action": "roll"})
+        else:
+            best = max(attempt["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
+            held = attempt["turn_points"] + best["score"]
+            then = "bank" if held >= bank_at else "roll"
+            response = act(client, attempt, {"action": "keep", "dice": best["dice"], "then": then})
+        assert response.status_code == 200, response.json()
+        attempt = response.json()
+    return attempt
+
+
+def start_daily(client: Client, day: str) -> dict:
+    response = post(client, f"/api/daily/{day}/attempts")
+    assert response.status_code == 201, response.json()
+    return response.json()
