@@ -3,9 +3,11 @@ and throttles keyed by player or address. (Kept apart from ``farkle_site.errors`
 these classes while ``rest_framework.views`` is still loading.)"""
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import JSONParser
+from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 
@@ -17,7 +19,9 @@ class CsrfSessionAuthentication(SessionAuthentication):
     """
 
     def authenticate(self, request):
-        self.enforce_csrf(request)
+        # Checked on Django's request: a forged form is refused as such (403), before DRF's
+        # parsers would refuse its content type (415).
+        self.enforce_csrf(request._request)
         user = getattr(request._request, "user", None)
         if user is None or not user.is_active or not user.is_authenticated:
             return None
@@ -55,6 +59,13 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
         return super().allow_request(request, view)
+
+    def get_rate(self):
+        # Read at each request, not once at import as DRF does, so the settings stay the truth.
+        rates = api_settings.DEFAULT_THROTTLE_RATES
+        if self.scope not in rates:
+            raise ImproperlyConfigured(f"No throttle rate for the scope {self.scope!r}.")
+        return rates[self.scope]
 
     def get_cache_key(self, request, view):
         player_id = request.session.get(settings.PLAYER_SESSION_KEY)

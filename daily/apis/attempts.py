@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -20,12 +21,17 @@ from daily.representations import attempt_data, puzzle_data
 from farkle_site.drf import ScopedPlayerThrottle
 from farkle_site.errors import ApiError
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
 
 def parse_day(text: str) -> datetime.date:
+    """A date of the form YYYY-MM-DD (only that one: dates are part of public URLs)."""
     try:
-        return datetime.date.fromisoformat(text)
+        if _DAY.fullmatch(text):
+            return datetime.date.fromisoformat(text)
     except ValueError:
-        raise ApiError("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).") from None
+        pass
+    raise ApiError("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).")
 
 
 def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:

@@ -1,0 +1,77 @@
+"""Races between real threads, each with its own database connection."""
+
+import datetime
+import threading
+
+import pytest
+import time_machine
+from django.db import connection
+from django.test import Client
+
+from daily.models import Attempt
+
+from .helpers import act, post, start_daily
+
+DAY = "2026-11-29"
+NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def race(n: int, work) -> list:
+    """Run ``work`` in n threads released together; their results in thread order."""
+    barrier = threading.Barrier(n)
+    results: list = [None] * n
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = work()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+@time_machine.travel(NOON, tick=False)
+def test_simultaneous_starts_give_exactly_one_official_attempt(client):
+    # The browser's player exists before the race, as with two tabs of one browser.
+    first = start_daily(client, DAY)
+    Attempt.objects.filter(pk=first["id"]).delete()
+    responses = race(4, lambda: post(client, f"/api/daily/{DAY}/attempts"))
+    assert sorted(r.status_code for r in responses) == [201] * 4
+    assert sorted(r.json()["official"] for r in responses) == [False, False, False, True]
+    assert Attempt.objects.filter(official=True).count() == 1
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_double_submitted_action_rolls_once(client):
+    attempt = start_daily(client, DAY)
+    responses = race(2, lambda: act(client, attempt, {"action": "roll"}))
+    assert sorted(r.status_code for r in responses) == [200, 409]
+    refused = next(r for r in responses if r.status_code == 409).json()
+    assert refused["code"] == "stale_step"
+    stored = Attempt.objects.get(pk=attempt["id"])
+    assert (stored.step, len(stored.actions)) == (1, 1)
+
+
+@time_machine.travel(NOON, tick=False)
+def test_first_games_of_many_new_players_at_once(client):
+    clients = [Client() for _ in range(6)]
+    it = iter(range(6))
+    lock = threading.Lock()
+
+    def start():
+        with lock:
+            me = clients[next(it)]
+        return post(me, f"/api/daily/{DAY}/attempts")
+
+    responses = race(6, start)
+    assert [r.status_code for r in responses] == [201] * 6
+    assert Attempt.objects.filter(official=True).count() == 6
+    assert len({r.json()["id"] for r in responses}) == 6

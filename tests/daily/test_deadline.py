@@ -1,0 +1,105 @@
+import datetime
+
+import pytest
+import time_machine
+from django.test import Client
+
+from daily.models import Attempt
+
+from .helpers import act, post, start_daily
+
+UTC = datetime.UTC
+DAY = "2026-11-29"
+
+pytestmark = pytest.mark.django_db
+
+
+def at(hour: int, minute: int, second: int = 0, micro: int = 0, day: int = 29):
+    return datetime.datetime(2026, 11, day, hour, minute, second, micro, tzinfo=UTC)
+
+
+def stored(attempt_id: int) -> dict:
+    return Attempt.objects.filter(pk=attempt_id).values().get()
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(at(12, 0), tick=False) as traveller:
+        yield traveller
+
+
+@pytest.mark.parametrize(
+    ("instant", "accepted"),
+    [
+        (at(23, 59, 59), True),
+        (at(0, 0, 0, day=30), True),
+        (at(0, 1, 29, 999_999, day=30), True),
+        (at(0, 1, 30, day=30), False),
+        (at(0, 5, 0, day=30), False),
+    ],
+)
+def test_actions_accepted_until_the_grace_ends(client, clock, instant, accepted):
+    attempt = start_daily(client, DAY)
+    clock.move_to(instant)
+    before = stored(attempt["id"])
+    response = act(client, attempt, {"action": "roll"})
+    if accepted:
+        assert response.status_code == 200, response.json()
+    else:
+        assert (response.status_code, response.json()["code"]) == (409, "day_closed")
+        assert response.json()["attempt"]["step"] == 0
+        assert stored(attempt["id"]) == before
+
+
+def test_game_started_before_midnight_keeps_its_date(client, clock):
+    clock.move_to(at(23, 59))
+    attempt = start_daily(client, DAY)
+    clock.move_to(at(0, 1, day=30))
+    response = act(client, attempt, {"action": "roll"})
+    assert response.json()["puzzle"] == {"kind": "daily", "date": DAY}
+    assert client.get("/api/daily/today").json()["date"] == "2026-11-30"
+
+
+def test_today_changes_at_midnight(client, clock):
+    clock.move_to(at(23, 59, 59))
+    assert client.get("/api/daily/today").json()["date"] == DAY
+    clock.move_to(at(0, 0, 0, day=30))
+    assert client.get("/api/daily/today").json()["date"] == "2026-11-30"
+
+
+@pytest.mark.parametrize("day", ["2026-11-30", "2027-01-01", "2025-06-01"])
+def test_future_and_prehistoric_days_do_not_exist(client, clock, day):
+    for response in (client.get(f"/api/daily/{day}"), post(client, f"/api/daily/{day}/attempts")):
+        assert (response.status_code, response.json()["code"]) == (404, "not_found")
+    assert not Attempt.objects.exists()
+
+
+@pytest.mark.parametrize("day", ["2026-13-01", "yesterday", "2026-11-31", "20261129"])
+def test_bad_dates_are_400(client, clock, day):
+    response = client.get(f"/api/daily/{day}")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_date")
+
+
+def test_new_attempts_during_the_grace_are_refused(client, clock):
+    clock.move_to(at(0, 0, 30, day=30))
+    response = post(client, f"/api/daily/{DAY}/attempts")
+    assert (response.status_code, response.json()["code"]) == (409, "day_closed")
+    assert client.get(f"/api/daily/{DAY}").json()["status"] == "grace"
+    assert not Attempt.objects.exists()
+
+
+def test_closed_day_is_played_from_the_archive_as_practice(client, clock):
+    clock.move_to(at(0, 1, 30, day=30))
+    attempt = start_daily(client, DAY)
+    assert (attempt["official"], attempt["deadline"]) == (False, None)
+    clock.move_to(at(12, 0, day=30) + datetime.timedelta(days=5))
+    assert act(client, attempt, {"action": "roll"}).status_code == 200
+    day = client.get(f"/api/daily/{DAY}").json()
+    assert (day["status"], day["players"]) == ("closed", 0)
+
+
+def test_an_official_attempt_resumes_on_another_device_of_the_same_player(client, clock):
+    attempt = start_daily(client, DAY)
+    other_device = Client()
+    other_device.cookies = client.cookies
+    assert other_device.get(f"/api/attempts/{attempt['id']}").json() == attempt

@@ -1,0 +1,100 @@
+"""CSRF for guest sessions, and throttles."""
+
+import datetime
+
+import pytest
+import time_machine
+from django.test import Client, override_settings
+
+from daily.models import Attempt
+
+from .helpers import play_greedy, post, start_daily
+
+DAY = "2026-11-29"
+NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("_noon")]
+
+
+@pytest.fixture
+def _noon():
+    with time_machine.travel(NOON, tick=False):
+        yield
+
+
+def test_cross_site_post_without_the_token_is_refused():
+    browser = Client(enforce_csrf_checks=True)
+    browser.get("/api/daily/today")
+    response = post(browser, f"/api/daily/{DAY}/attempts")
+    assert (response.status_code, response.json()["code"]) == (403, "forbidden")
+    assert "CSRF" in response.json()["detail"]
+    assert not Attempt.objects.exists()
+
+
+def test_guest_actions_need_the_token_too():
+    browser = Client(enforce_csrf_checks=True)
+    token = browser.get("/api/daily/today").cookies["csrftoken"].value
+    response = post(browser, f"/api/daily/{DAY}/attempts", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 201
+    attempt = response.json()
+    forged = post(browser, f"/api/attempts/{attempt['id']}/actions", {"step": 0, "action": "roll"})
+    assert (forged.status_code, forged.json()["code"]) == (403, "forbidden")
+    assert Attempt.objects.get().step == 0
+    genuine = post(
+        browser,
+        f"/api/attempts/{attempt['id']}/actions",
+        {"step": 0, "action": "roll"},
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert genuine.status_code == 200
+
+
+def rates(settings, **changes):
+    current = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    return override_settings(
+        REST_FRAMEWORK={
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {**current, **changes},
+        }
+    )
+
+
+def test_starting_attempts_is_throttled_per_player(client, settings):
+    with rates(settings, attempt_start="2/minute"):
+        # The first start creates the player (counted by address), the rest count by player.
+        codes = [post(client, f"/api/daily/{DAY}/attempts").status_code for _ in range(4)]
+        refused = post(client, f"/api/daily/{DAY}/attempts")
+        other_player = post(Client(), f"/api/daily/{DAY}/attempts")
+    assert codes == [201, 201, 201, 429]
+    assert refused.json() == {
+        "detail": refused.json()["detail"],
+        "code": "throttled",
+    }
+    assert "throttled" in refused.json()["detail"].lower()
+    assert other_player.status_code == 201
+    assert Attempt.objects.count() == 4
+
+
+def test_a_real_game_never_meets_the_action_throttle(client):
+    attempt = play_greedy(client, start_daily(client, DAY), bank_at=10_000)
+    assert attempt["state"] == "finished"
+
+
+def test_new_players_are_throttled_by_address_not_a_forged_forwarded_one(settings):
+    with rates(settings, attempt_start="2/minute"):
+        codes = [
+            post(
+                Client(), f"/api/daily/{DAY}/attempts", HTTP_X_FORWARDED_FOR=f"10.0.0.{i}"
+            ).status_code
+            for i in range(3)
+        ]
+    assert codes == [201, 201, 429]
+
+
+def test_cross_site_form_is_refused_as_forged():
+    browser = Client(enforce_csrf_checks=True)
+    browser.get("/api/daily/today")
+    response = browser.post(
+        f"/api/daily/{DAY}/attempts", "a=1", content_type="application/x-www-form-urlencoded"
+    )
+    assert (response.status_code, response.json()["code"]) == (403, "forbidden")
