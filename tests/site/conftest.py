@@ -11,6 +11,12 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # Every variable the settings read: a subprocess sees only the ones a test gives it.
 SETTINGS_VARIABLES = {
     "ALLOWED_HOSTS",
+    "CACHE_URL",
+    "FARKLE_FIRST_DAY",
+    "NUM_PROXIES",
+    "THROTTLE_ACCOUNT",
+    "THROTTLE_ATTEMPT_ACT",
+    "THROTTLE_ATTEMPT_START",
     "CELERY_BROKER_URL",
     "CSRF_TRUSTED_ORIGINS",
     "DATABASE_URL",

@@ -1,9 +1,14 @@
+import re
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 
 from farkle_site.celery import app as celery_app
 from farkle_site.settings import DEVELOPMENT_SECRET_KEY, DEVELOPMENT_SEED_SECRET
+from tests.site.conftest import SETTINGS_VARIABLES
 
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SETUP = "import django; django.setup(); from django.conf import settings; "
 
 
@@ -136,3 +141,13 @@ def test_celery_without_broker_runs_tasks_in_process(run_python, production_env,
     )
 
     assert result.stdout == f"{eager}\n"
+
+
+def test_env_example_lists_every_variable_the_settings_read():
+    source = (PROJECT_ROOT / "farkle_site" / "settings.py").read_text()
+    read = set(re.findall(r'env_\w+\(\s*"([A-Z_]+)"', source))
+    read |= set(re.findall(r'_secret\(\s*"([A-Z_]+)"', source))
+    example = (PROJECT_ROOT / ".env.example").read_text()
+    listed = set(re.findall(r"^([A-Z_]+)=", example, flags=re.MULTILINE))
+    assert read == listed
+    assert read <= SETTINGS_VARIABLES
