@@ -12,3 +12,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
+
+handler404 = "farkle_site.views.not_found"
+handler500 = "farkle_site.views.server_error"

@@ -3,7 +3,8 @@
 import logging
 
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from django.views.decorators.http import require_safe
 
 logger = logging.getLogger(__name__)
@@ -19,3 +20,23 @@ def healthz(request: HttpRequest) -> JsonResponse:
         logger.exception("Health check: the database is unreachable.")
         return JsonResponse({"status": "error", "detail": "database unreachable"}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """404 for a URL no view answers: JSON under /api/, Django's page elsewhere."""
+    if _wants_json(request):
+        return JsonResponse({"detail": "No such endpoint.", "code": "not_found"}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500: JSON under /api/ so that clients can still read a `code`."""
+    if _wants_json(request):
+        return JsonResponse(
+            {"detail": "Something went wrong on our side.", "code": "server_error"}, status=500
+        )
+    return defaults.server_error(request)

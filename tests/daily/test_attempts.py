@@ -253,3 +253,17 @@ def test_schema_lists_the_daily_endpoints(client):
         "/api/attempts/{attempt_id}",
         "/api/attempts/{attempt_id}/actions",
     } <= set(paths)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/attempts/99999999999999999999999",
+        "/api/attempts/0",
+        "/api/attempts/abc",
+        "/api/no-such-endpoint",
+    ],
+)
+def test_unknown_things_are_json_404s(client, path):
+    response = client.get(path)
+    assert (response.status_code, response.json()["code"]) == (404, "not_found")
