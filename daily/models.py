@@ -51,8 +51,8 @@ class Puzzle(models.Model):
     day = models.DateField(null=True, blank=True)
     code = models.CharField(max_length=6, blank=True)
     table = models.CharField(max_length=32, default=farkle.DEFAULT_TABLE)
-    # SHA-256 of the seed, public from creation; the seed itself is derived from the server
-    # secret when needed and stored only once revealed.
+    # SHA-256 of the seed, public from creation; the seed itself is never stored: it is derived
+    # from the server secret when needed, and published by the API once the puzzle is closed.
     commitment = models.CharField(max_length=64)
     opens_at = models.DateTimeField()
     # Official play ends here: the next 00:00 UTC of a daily, the expiry of a challenge.
@@ -60,7 +60,6 @@ class Puzzle(models.Model):
     # Actions are refused from this instant on (SPEC §4: ends_at plus the daily's grace).
     closes_at = models.DateTimeField()
     players = models.PositiveIntegerField(default=0)
-    revealed_seed = models.CharField(max_length=64, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -125,6 +125,7 @@ def puzzle_data(puzzle: Puzzle, now: datetime.datetime, attempts: list[Attempt])
         "status": puzzle_status(puzzle, now),
         "players": puzzle.players,
         "par": par(puzzle.table),
-        "revealed_seed": puzzle.revealed_seed or None,
+        # SPEC §2: the seed is published once the puzzle is closed, never before.
+        "revealed_seed": puzzle.seed().hex() if puzzle_status(puzzle, now) == "closed" else None,
         "my_attempts": [attempt_summary(a) for a in attempts],
     }

@@ -60,7 +60,7 @@ def test_the_seed_is_never_served(client):
     start_daily(client, DAY)
     bodies = client.get("/api/daily/today").content + client.get("/api/attempts/1").content
     assert seed().hex().encode() not in bodies
-    assert Puzzle.objects.get().revealed_seed == ""
+    assert Puzzle.objects.get().commitment == farkle.commitment(seed())
 
 
 def test_full_game_throws_are_the_roll_vectors_and_scores_add_up(client):

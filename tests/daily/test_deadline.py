@@ -2,8 +2,10 @@ import datetime
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.test import Client
 
+import farkle
 from daily.models import Attempt
 
 from .helpers import act, post, start_daily
@@ -103,3 +105,14 @@ def test_an_official_attempt_resumes_on_another_device_of_the_same_player(client
     other_device = Client()
     other_device.cookies = client.cookies
     assert other_device.get(f"/api/attempts/{attempt['id']}").json() == attempt
+
+
+def test_seed_is_revealed_once_the_day_closes(client, clock):
+    def revealed():
+        return client.get(f"/api/daily/{DAY}").json()["revealed_seed"]
+
+    clock.move_to(at(0, 1, 29, 999_999, day=30))
+    before = revealed()
+    clock.move_to(at(0, 1, 30, day=30))
+    seed = farkle.daily_seed(settings.FARKLE_SEED_SECRET.encode(), datetime.date(2026, 11, 29))
+    assert (before, revealed()) == (None, seed.hex())
