@@ -34,8 +34,11 @@ test: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest $(PYTEST_ARGS)
 
+# The leaderboard bench loads a million attempts into its own database on the DATABASE_URL server.
+bench: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)
 bench: venv
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/leaderboard.py
 
 fmt: venv
 	$(BIN)/ruff check --fix .

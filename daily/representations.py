@@ -26,7 +26,7 @@ def par(table: str) -> int:
     return round(farkle.solve(table).expected_turn() * farkle.TURNS)
 
 
-def _iso(instant: datetime.datetime | None) -> str | None:
+def iso(instant: datetime.datetime | None) -> str | None:
     return None if instant is None else instant.isoformat().replace("+00:00", "Z")
 
 
@@ -91,10 +91,10 @@ def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
         ],
         "keep_options": options,
         "farkle_risk": risks.get(game.in_hand) if not game.finished else None,
-        "started_at": _iso(attempt.started_at),
-        "finished_at": _iso(attempt.finished_at),
+        "started_at": iso(attempt.started_at),
+        "finished_at": iso(attempt.finished_at),
         "finalised_at_close": attempt.finalised_at_close,
-        "deadline": _iso(attempt.deadline),
+        "deadline": iso(attempt.deadline),
         "puzzle": puzzle_ref(attempt.puzzle),
     }
 
@@ -108,8 +108,8 @@ def attempt_summary(attempt: Attempt) -> dict[str, Any]:
         "step": attempt.step,
         "turn": attempt.turn,
         "score": attempt.score,
-        "started_at": _iso(attempt.started_at),
-        "finished_at": _iso(attempt.finished_at),
+        "started_at": iso(attempt.started_at),
+        "finished_at": iso(attempt.finished_at),
     }
 
 
@@ -119,9 +119,9 @@ def puzzle_data(puzzle: Puzzle, now: datetime.datetime, attempts: list[Attempt])
         **puzzle_ref(puzzle),
         "table": puzzle.table,
         "commitment": puzzle.commitment,
-        "opens_at": _iso(puzzle.opens_at),
-        "ends_at": _iso(puzzle.ends_at),
-        "closes_at": _iso(puzzle.closes_at),
+        "opens_at": iso(puzzle.opens_at),
+        "ends_at": iso(puzzle.ends_at),
+        "closes_at": iso(puzzle.closes_at),
         "status": puzzle_status(puzzle, now),
         "players": puzzle.players,
         "par": par(puzzle.table),

@@ -1,6 +1,9 @@
 from django.urls import path
 
 from daily.apis import attempts
+from daily.apis import players as player_apis
+from daily.apis import rules as rules_apis
+from daily.apis.leaderboards import DailyLeaderboardApi
 
 urlpatterns = [
     path("daily/today", attempts.DailyTodayApi.as_view(), name="daily-today"),
@@ -12,4 +15,14 @@ urlpatterns = [
         attempts.AttemptActionsApi.as_view(),
         name="attempt-actions",
     ),
+    path(
+        "daily/<str:day>/leaderboard",
+        DailyLeaderboardApi.as_view(),
+        name="daily-leaderboard",
+    ),
+    path("me", player_apis.MeApi.as_view(), name="me"),
+    path("auth/signup", player_apis.SignupApi.as_view(), name="auth-signup"),
+    path("auth/login", player_apis.LoginApi.as_view(), name="auth-login"),
+    path("auth/logout", player_apis.LogoutApi.as_view(), name="auth-logout"),
+    path("rules", rules_apis.RulesApi.as_view(), name="rules"),
 ]

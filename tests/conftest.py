@@ -1,6 +1,8 @@
 """Settings for the whole test run."""
 
+import pytest
 from django.conf import settings
+from django.core.cache import cache
 
 
 def pytest_configure(config):
@@ -12,3 +14,11 @@ def pytest_configure(config):
     }
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Throttle counters live in the cache: every test starts with none.
+    cache.clear()
+    yield
+    cache.clear()

@@ -95,7 +95,7 @@ class AttemptActionsApi(APIView):
         "then": "invalid_action",
     }
 
-    class InputSerializer(serializers.Serializer):
+    class ActionSerializer(serializers.Serializer):
         step = serializers.IntegerField(min_value=0, max_value=10_000)
         action = serializers.ChoiceField(choices=["roll", "keep"])
         dice = serializers.ListField(
@@ -113,14 +113,14 @@ class AttemptActionsApi(APIView):
             return data
 
     @extend_schema(
-        request=InputSerializer,
+        request=ActionSerializer,
         responses={200: schemas.AttemptSerializer, 409: schemas.ConflictSerializer},
         summary="Act on an attempt: roll, or keep dice then roll or bank",
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         if not isinstance(request.data, dict):
             raise ApiError("invalid", "The body is a JSON object.")
-        serializer = self.InputSerializer(data=request.data)
+        serializer = self.ActionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         try:

@@ -89,3 +89,133 @@ class ErrorSerializer(serializers.Serializer):
 
 class ConflictSerializer(ErrorSerializer):
     attempt = AttemptSerializer(required=False)
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Equal scores share a rank (1, 2, 2, 4).")
+    name = serializers.CharField()
+    score = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    attempt = serializers.IntegerField(
+        allow_null=True, help_text="The attempt's id, once the puzzle has closed; null before."
+    )
+
+
+class LeaderboardStandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    percentile = serializers.FloatField(
+        allow_null=True,
+        help_text="Share of the other players with a strictly lower score, 0-100, rounded down "
+        "to one decimal; null when nobody else has finished.",
+    )
+    attempt = serializers.IntegerField(help_text="The caller's own official attempt.")
+
+
+class HistogramBucketSerializer(serializers.Serializer):
+    start = serializers.IntegerField(help_text="Lowest score of the bucket (inclusive).")
+    end = serializers.IntegerField(help_text="End of the bucket (exclusive).")
+    count = serializers.IntegerField()
+
+
+class ScoreTallySerializer(serializers.Serializer):
+    score = serializers.IntegerField()
+    count = serializers.IntegerField()
+
+
+class DistributionSerializer(serializers.Serializer):
+    bucket_width = serializers.IntegerField()
+    histogram = HistogramBucketSerializer(
+        many=True, help_text="From 0 to the bucket of the best score, empty buckets included."
+    )
+    scores = ScoreTallySerializer(many=True, help_text="Every score reached, lowest first.")
+    mean = serializers.FloatField(allow_null=True)
+    median = serializers.FloatField(allow_null=True)
+    best = serializers.IntegerField(allow_null=True)
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["daily", "challenge"])
+    date = serializers.DateField(required=False)
+    code = serializers.CharField(required=False)
+    status = serializers.ChoiceField(choices=["open", "grace", "closed"])
+    final = serializers.BooleanField(
+        help_text="The puzzle has closed and its late games are finalised: no rank moves again."
+    )
+    page = serializers.IntegerField()
+    page_size = serializers.IntegerField()
+    pages = serializers.IntegerField(help_text="0 while nobody has finished.")
+    players = serializers.IntegerField(help_text="Official attempts finished so far.")
+    entries = LeaderboardEntrySerializer(many=True, help_text="Empty past the last page.")
+    me = LeaderboardStandingSerializer(
+        allow_null=True, help_text="The caller's place, once their official attempt has finished."
+    )
+    distribution = DistributionSerializer()
+
+
+class MeStatsSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="Official dailies started.")
+    finished = serializers.IntegerField(help_text="Official dailies finished.")
+    best = serializers.IntegerField(allow_null=True, help_text="Best finished official score.")
+    average = serializers.IntegerField(
+        allow_null=True, help_text="Mean finished official score, rounded."
+    )
+    current_streak = serializers.IntegerField(
+        help_text="Consecutive UTC days with a finished official daily, up to today or yesterday."
+    )
+    best_streak = serializers.IntegerField()
+    last_played = serializers.DateField(allow_null=True, help_text="Latest official daily.")
+
+
+class MeResultSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    attempt = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=["awaiting_roll", "awaiting_keep", "finished"])
+    score = serializers.IntegerField(help_text="Banked so far while unfinished.")
+    finished_at = serializers.DateTimeField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="Known once the day has closed.")
+    percentile = serializers.FloatField(allow_null=True)
+
+
+class MeSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    account = serializers.CharField(allow_null=True, help_text="Username; null for a guest.")
+    stats = MeStatsSerializer(help_text="Official dailies only: no practice, no challenges.")
+    history = MeResultSerializer(many=True, help_text="Latest 30 official dailies, newest first.")
+
+
+class RulesScoringGroupSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    points = serializers.IntegerField()
+    dice = serializers.ListField(child=serializers.IntegerField(), help_text="An example.")
+
+
+class RulesRiskSerializer(serializers.Serializer):
+    dice = serializers.IntegerField()
+    risk = serializers.FloatField(help_text="Probability that a throw of this many dice scores 0.")
+    fraction = serializers.CharField(help_text="The same probability, exact: '5/216'.")
+
+
+class RulesThresholdSerializer(serializers.Serializer):
+    dice = serializers.IntegerField(help_text="Dice in hand.")
+    points = serializers.IntegerField(help_text="Turn points from which banking is always best.")
+
+
+class RulesTableSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    source = serializers.CharField()
+    dice = serializers.IntegerField()
+    scoring = RulesScoringGroupSerializer(many=True)
+    farkle_risk = RulesRiskSerializer(many=True, help_text="Most dice first.")
+    par = serializers.IntegerField(help_text="Expected score of ten turns under optimal play.")
+    expected_turn = serializers.FloatField(help_text="Expected points of one turn, played best.")
+    bank_thresholds = RulesThresholdSerializer(many=True)
+
+
+class RulesSerializer(serializers.Serializer):
+    daily_table = serializers.CharField()
+    turns = serializers.IntegerField()
+    tables = RulesTableSerializer(many=True)

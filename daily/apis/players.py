@@ -1,0 +1,203 @@
+"""The browser's player (its name and stats) and the optional accounts: sign up, log in, log out."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib.auth import authenticate, login, logout
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from daily import players
+from daily.apis import schemas
+from daily.models import Player
+from daily.names import display_name_clean
+from daily.services import day_of
+from daily.stats import PlayerStats, player_stats
+from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
+from farkle_site.errors import ApiError
+
+# Login without a backend to pick: the one that checks a username and password.
+_PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class StrictCharField(serializers.CharField):
+    """A string, and only a string: DRF's CharField would take 42 or 4.2 as text."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class RenameInputSerializer(serializers.Serializer):
+    # Trimming and every other rule belong to the name's own checks, with their own messages;
+    # the length bound here only keeps absurd input out of them.
+    name = StrictCharField(max_length=200, trim_whitespace=False, allow_blank=True)
+
+
+class CredentialsInputSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=1024, trim_whitespace=False)
+
+
+def _parse(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def me_data(player: Player, stats: PlayerStats) -> dict[str, Any]:
+    """The player as ``GET /api/me`` shows it to the browser it belongs to."""
+    return {
+        "name": player.display_name,
+        "account": player.user.get_username() if player.user_id else None,
+        "stats": {
+            "games": stats.games,
+            "finished": stats.finished,
+            "best": stats.best,
+            "average": stats.average,
+            "current_streak": stats.current_streak,
+            "best_streak": stats.best_streak,
+            "last_played": stats.last_played.isoformat() if stats.last_played else None,
+        },
+        "history": [
+            {
+                "date": result.day.isoformat(),
+                "attempt": result.attempt_id,
+                "state": result.state,
+                "score": result.score,
+                "finished_at": (
+                    result.finished_at.isoformat().replace("+00:00", "Z")
+                    if result.finished_at
+                    else None
+                ),
+                "rank": result.rank,
+                "percentile": result.percentile,
+            }
+            for result in stats.history
+        ],
+    }
+
+
+def _me_response(
+    player: Player, now: datetime.datetime, *, status_code: int = status.HTTP_200_OK
+) -> Response:
+    stats = player_stats(player=player, today=day_of(now))
+    return Response(me_data(player, stats), status=status_code)
+
+
+_ERRORS = {400: schemas.ErrorSerializer}
+
+
+class MeApi(APIView):
+    throttle_scope = "account"
+    # A malformed name field is refused as a name (SPEC §7 codes), whatever is wrong with it.
+    field_error_codes = {"name": "invalid_name"}
+
+    def get_throttles(self):
+        # Reading is free; renaming (which may create a player) is limited like the accounts.
+        return [ScopedPlayerThrottle()] if self.request.method == "PATCH" else []
+
+    @extend_schema(
+        responses={200: schemas.MeSerializer, 404: schemas.ErrorSerializer},
+        summary="This browser's player: name, account, stats and recent dailies",
+    )
+    def get(self, request: Request) -> Response:
+        player = players.player_from_request(request)
+        if player is None:
+            raise ApiError(
+                "not_found", "This browser has no player yet: start a game or choose a name."
+            )
+        return _me_response(player, timezone.now())
+
+    @extend_schema(
+        request=RenameInputSerializer,
+        responses={200: schemas.MeSerializer, **_ERRORS, 409: schemas.ErrorSerializer},
+        summary="Change the display name (a browser without a player gets one with this name)",
+    )
+    def patch(self, request: Request) -> Response:
+        name = _parse(RenameInputSerializer, request)["name"]
+        now = timezone.now()
+        player = players.player_from_request(request)
+        if player is None:
+            # Checked before anything is stored: a refused name leaves no player behind.
+            player = players.player_create(
+                now=now,
+                display_name=display_name_clean(name),
+                user=request.user if request.user.is_authenticated else None,
+            )
+            players.player_bind(request, player)
+        else:
+            player = players.player_rename(player=player, name=name)
+        return _me_response(player, now)
+
+
+class SignupApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = "account"
+    field_error_codes = {"username": "invalid_username", "password": "invalid_password"}
+
+    @extend_schema(
+        request=CredentialsInputSerializer,
+        responses={201: schemas.MeSerializer, **_ERRORS, 409: schemas.ErrorSerializer},
+        summary="Create an account that adopts this browser's player, and log in",
+    )
+    def post(self, request: Request) -> Response:
+        data = _parse(CredentialsInputSerializer, request)
+        now = timezone.now()
+        user, player = players.account_signup(
+            username=data["username"],
+            password=data["password"],
+            player=players.player_from_request(request),
+            now=now,
+        )
+        login(request._request, user, backend=_PASSWORD_BACKEND)
+        players.player_bind(request, player)
+        return _me_response(player, now, status_code=status.HTTP_201_CREATED)
+
+
+class LoginApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = "account"
+
+    @extend_schema(
+        request=CredentialsInputSerializer,
+        responses={200: schemas.MeSerializer, **_ERRORS},
+        summary="Log in: this browser plays as the account's player from now on",
+    )
+    def post(self, request: Request) -> Response:
+        data = _parse(CredentialsInputSerializer, request)
+        user = authenticate(
+            request._request,
+            username=players.account_username_resolve(data["username"]),
+            password=data["password"],
+        )
+        if user is None:
+            # One answer for an unknown user, a wrong password and a disabled account.
+            raise ApiError("invalid_credentials", "Wrong username or password.")
+        now = timezone.now()
+        guest = players.player_from_request(request)
+        player = players.account_player(user=user, player=guest, now=now)
+        login(request._request, user)
+        players.player_bind(request, player)
+        return _me_response(player, now)
+
+
+class LogoutApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        summary="Log out: this browser forgets the account and its player",
+    )
+    def post(self, request: Request) -> Response:
+        player = players.player_from_request(request)
+        # A guest without an account is kept: nothing could bring its history back.
+        if request.user.is_authenticated or (player is not None and player.user_id):
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)

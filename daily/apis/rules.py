@@ -1,0 +1,88 @@
+"""The scoring tables, their Farkle risks and what optimal play earns on them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cache
+from typing import Any
+
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import cache_control
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import farkle
+from daily.apis import schemas
+from daily.representations import par
+
+
+def scoring_groups(table: farkle.Table) -> list[dict[str, Any]]:
+    """The table's scoring groups as a player reads them: the engine lists every set of faces
+    ("three pairs" twenty times, "four 2s" to "four 6s"); here a group worth the same whatever
+    its faces is one line ("three pairs", "four of a kind"), with one example of its dice."""
+    combos = table.combos()
+    kind_points: dict[int, list[int]] = defaultdict(list)
+    for combo in combos:
+        if len(combo.faces) >= 4 and len(set(combo.faces)) == 1:
+            kind_points[len(combo.faces)].append(combo.points)
+    # n of a kind is one line when every face has it and pays the same for it.
+    merged = {n for n, points in kind_points.items() if len(points) == 6 and len(set(points)) == 1}
+    # Merged groups are shown with a face that scores nothing alone: four 1s would also read as
+    # three 1s and a single 1.
+    plain = next(face for face in range(1, 7) if face not in table.singles)
+    lines: dict[str, dict[str, Any]] = {}
+    for combo in combos:
+        count = len(combo.faces)
+        label, dice = combo.label, list(combo.faces)
+        if count in merged and len(set(combo.faces)) == 1:
+            label, dice = f"{label.split()[0]} of a kind", [plain] * count
+        lines.setdefault(label, {"label": label, "points": combo.points, "dice": dice})
+    return list(lines.values())
+
+
+def table_data(table: farkle.Table) -> dict[str, Any]:
+    """One table as ``GET /api/rules`` lists it."""
+    solution = farkle.solve(table.id)
+    return {
+        "id": table.id,
+        "name": table.name,
+        "source": table.source,
+        "dice": table.dice,
+        "scoring": scoring_groups(table),
+        "farkle_risk": [
+            {"dice": dice, "risk": float(risk), "fraction": str(risk)}
+            for dice, risk in farkle.risk_table(table.id).items()
+        ],
+        "par": par(table.id),
+        "expected_turn": round(solution.expected_turn(), 2),
+        "bank_thresholds": [
+            {"dice": dice, "points": points}
+            for dice, points in sorted(solution.bank_thresholds().items(), reverse=True)
+        ],
+    }
+
+
+@cache
+def rules_data() -> dict[str, Any]:
+    """Every table the site offers; pure, so computed once per process."""
+    return {
+        "daily_table": farkle.DEFAULT_TABLE,
+        "turns": farkle.TURNS,
+        "tables": [table_data(table) for table in farkle.TABLES.values()],
+    }
+
+
+# The rules change only with a deploy: clients and proxies may keep them for an hour.
+@method_decorator(cache_control(public=True, max_age=3600), name="get")
+class RulesApi(APIView):
+    # Nothing here depends on who asks.
+    authentication_classes: list = []
+
+    @extend_schema(
+        responses=schemas.RulesSerializer,
+        summary="The scoring tables: groups, Farkle risk, par and when to bank",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(rules_data())

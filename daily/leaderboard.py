@@ -1,0 +1,266 @@
+"""Leaderboard reads: a page of ranked entries, a player's standing, the score distribution.
+
+Ranks, percentiles and the distribution come from ``ScoreCount`` (one row per distinct score,
+kept as attempts finish), so they cost in proportion to the number of distinct scores, never
+the number of players: scores are multiples of 50, a few hundred distinct values a day.
+Everything takes a ``Puzzle``, so a friend challenge's board is the same code as a day's.
+
+The counts and a page are read by separate statements: a game finishing between the two can leave
+that one answer a rank or a row behind, which the next read corrects.
+"""
+
+from __future__ import annotations
+
+import datetime
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from itertools import accumulate
+
+from daily.models import Attempt, Player, Puzzle
+from farkle_site.errors import ApiError
+
+PAGE_SIZE = 50
+# Fixed rather than fitted to each day, so that two days' histograms compare bucket by bucket.
+BUCKET_WIDTH = 500
+# SPEC §4: highest score first; among equals the earlier finish, then the earlier attempt.
+ORDER = ("-score", "finished_at", "id")
+
+
+@dataclass(frozen=True)
+class ScoreCounts:
+    """How many ranked attempts hold each score, with running totals for rank lookups."""
+
+    scores: tuple[int, ...]  # ascending, distinct
+    counts: tuple[int, ...]
+    # below[i]: attempts scoring strictly less than scores[i]; one more item, the total.
+    below: tuple[int, ...]
+
+    @classmethod
+    def of(cls, pairs: list[tuple[int, int]]) -> ScoreCounts:
+        pairs = sorted((score, count) for score, count in pairs if count > 0)
+        counts = tuple(count for _, count in pairs)
+        return cls(
+            scores=tuple(score for score, _ in pairs),
+            counts=counts,
+            below=(0, *accumulate(counts)),
+        )
+
+    @property
+    def total(self) -> int:
+        return self.below[-1]
+
+    def higher(self, score: int) -> int:
+        """Attempts with a strictly higher score."""
+        return self.total - self.below[bisect_right(self.scores, score)]
+
+    def lower(self, score: int) -> int:
+        """Attempts with a strictly lower score."""
+        return self.below[bisect_left(self.scores, score)]
+
+    def rank(self, score: int) -> int:
+        """SPEC §4: equal scores share a rank (1, 2, 2, 4)."""
+        return 1 + self.higher(score)
+
+    def percentile(self, score: int) -> float | None:
+        """The share of the other players this score beats, 0–100; None without others."""
+        others = self.total - 1
+        if others <= 0:
+            return None
+        # Rounded down, so that "you beat 100 %" is only ever said of someone who beat everyone.
+        return 1000 * self.lower(score) // others / 10
+
+    def start_of(self, position: int) -> tuple[int, int]:
+        """The score of the attempt at ``position`` (0-based, best first) and how many attempts
+        with that very score come before it."""
+        for i in reversed(range(len(self.scores))):
+            higher = self.total - self.below[i + 1]
+            if position < higher + self.counts[i]:
+                return self.scores[i], position - higher
+        raise IndexError(position)
+
+
+@dataclass(frozen=True)
+class Entry:
+    rank: int
+    name: str
+    score: int
+    finished_at: datetime.datetime
+    # Only once the puzzle has closed: before that, other players' games stay hidden (SPEC §4).
+    attempt: int | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's own place: their official finished attempt's rank and percentile."""
+
+    rank: int
+    name: str
+    score: int
+    finished_at: datetime.datetime
+    percentile: float | None
+    attempt: int
+
+
+@dataclass(frozen=True)
+class Bucket:
+    start: int  # inclusive
+    end: int  # exclusive
+    count: int
+
+
+@dataclass(frozen=True)
+class ScoreTally:
+    score: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Distribution:
+    bucket_width: int
+    histogram: list[Bucket]
+    scores: list[ScoreTally]
+    mean: float | None
+    median: float | None
+    best: int | None
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    page: int
+    page_size: int
+    pages: int
+    players: int
+    entries: list[Entry]
+    me: Standing | None
+    distribution: Distribution
+
+
+def _ranked(puzzle: Puzzle):
+    # Exactly the condition of the partial index `attempt_leaderboard`, so that it serves.
+    return Attempt.objects.filter(puzzle=puzzle, official=True, state=Attempt.State.FINISHED)
+
+
+def score_counts(*, puzzle: Puzzle) -> ScoreCounts:
+    """The puzzle's ranked attempts counted per score (one query over distinct scores)."""
+    return ScoreCounts.of(list(puzzle.score_counts.values_list("score", "count")))
+
+
+def leaderboard_entries(
+    *,
+    puzzle: Puzzle,
+    counts: ScoreCounts,
+    page: int,
+    now: datetime.datetime,
+    page_size: int = PAGE_SIZE,
+) -> list[Entry]:
+    """One page of ranked attempts, best first; empty past the last page."""
+    if page < 1 or page_size < 1:
+        raise ApiError("invalid", "Pages are numbered from 1.")
+    position = (page - 1) * page_size
+    if position >= counts.total:
+        return []
+    # The counts say which score the page starts at, so the database skips only attempts of
+    # that one score, never every attempt above a deep page as a plain OFFSET would.
+    start_score, skip = counts.start_of(position)
+    # Only the ids are walked and skipped (an index-only scan of `attempt_leaderboard`); the
+    # page's rows alone are then read and joined to their players.
+    ids = _ranked(puzzle).filter(score__lte=start_score).order_by(*ORDER).values("id")
+    rows = (
+        Attempt.objects.filter(pk__in=ids[skip : skip + page_size])
+        .order_by(*ORDER)
+        .values_list("id", "score", "finished_at", "player__display_name")
+    )
+    closed = now >= puzzle.closes_at
+    return [
+        Entry(
+            rank=counts.rank(score),
+            name=name,
+            score=score,
+            finished_at=finished_at,
+            attempt=attempt_id if closed else None,
+        )
+        for attempt_id, score, finished_at, name in rows
+    ]
+
+
+def player_standing(
+    *, puzzle: Puzzle, player: Player | None, counts: ScoreCounts | None = None
+) -> Standing | None:
+    """The player's rank and percentile on the puzzle, or None until their official attempt has
+    finished (practice attempts are never ranked)."""
+    if player is None:
+        return None
+    row = _ranked(puzzle).filter(player=player).values_list("id", "score", "finished_at").first()
+    if row is None:
+        return None
+    attempt_id, score, finished_at = row
+    if counts is None:
+        counts = score_counts(puzzle=puzzle)
+    return Standing(
+        rank=counts.rank(score),
+        name=player.display_name,
+        score=score,
+        finished_at=finished_at,
+        percentile=counts.percentile(score),
+        attempt=attempt_id,
+    )
+
+
+def score_distribution(*, counts: ScoreCounts, bucket_width: int = BUCKET_WIDTH) -> Distribution:
+    """The histogram of scores from 0 to the best one, the raw counts, mean, median and best."""
+    tallies = [
+        ScoreTally(score=s, count=c) for s, c in zip(counts.scores, counts.counts, strict=True)
+    ]
+    if not counts.total:
+        return Distribution(
+            bucket_width, histogram=[], scores=[], mean=None, median=None, best=None
+        )
+    best = counts.scores[-1]
+    per_bucket = [0] * (best // bucket_width + 1)
+    for score, count in zip(counts.scores, counts.counts, strict=True):
+        per_bucket[score // bucket_width] += count
+    histogram = [
+        Bucket(start=i * bucket_width, end=(i + 1) * bucket_width, count=count)
+        for i, count in enumerate(per_bucket)
+    ]
+    mean = sum(s * c for s, c in zip(counts.scores, counts.counts, strict=True)) / counts.total
+    return Distribution(
+        bucket_width,
+        histogram=histogram,
+        scores=tallies,
+        mean=round(mean, 1),
+        median=(_nth(counts, (counts.total - 1) // 2) + _nth(counts, counts.total // 2)) / 2,
+        best=best,
+    )
+
+
+def _nth(counts: ScoreCounts, n: int) -> int:
+    """The score of the n-th attempt (0-based) from the lowest."""
+    return counts.scores[bisect_right(counts.below, n) - 1]
+
+
+def leaderboard_page(
+    *,
+    puzzle: Puzzle,
+    page: int,
+    now: datetime.datetime,
+    player: Player | None = None,
+    page_size: int = PAGE_SIZE,
+) -> Leaderboard:
+    """A page of the puzzle's leaderboard with the player's own standing and the distribution.
+
+    Live while the puzzle is open; attempt ids (the way to other players' games) appear once it
+    has closed.
+    """
+    counts = score_counts(puzzle=puzzle)
+    return Leaderboard(
+        page=page,
+        page_size=page_size,
+        pages=-(-counts.total // page_size),
+        players=counts.total,
+        entries=leaderboard_entries(
+            puzzle=puzzle, counts=counts, page=page, now=now, page_size=page_size
+        ),
+        me=player_standing(puzzle=puzzle, player=player, counts=counts),
+        distribution=score_distribution(counts=counts),
+    )

@@ -1,0 +1,449 @@
+import datetime
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.test import Client
+from hypothesis import given
+from hypothesis import strategies as st
+
+from daily.leaderboard import (
+    Bucket,
+    Distribution,
+    Entry,
+    ScoreCounts,
+    ScoreTally,
+    Standing,
+    leaderboard_page,
+    player_standing,
+)
+from daily.models import Attempt, Player, Puzzle
+from daily.services import daily_get_or_create, score_count_add
+
+from .helpers import play_greedy, start_daily
+
+UTC = datetime.UTC
+DAY = "2026-11-29"
+NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+# The end of the day's grace: from this instant on the day is closed (SPEC §4).
+CLOSE = datetime.datetime(2026, 11, 30, 0, 1, 30, tzinfo=UTC)
+URL = f"/api/daily/{DAY}/leaderboard"
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(NOON, tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def puzzle(db, clock) -> Puzzle:
+    return daily_get_or_create(day=NOON.date(), now=NOON)
+
+
+def at(hour: int, minute: int = 0) -> datetime.datetime:
+    return datetime.datetime(2026, 11, 29, hour, minute, tzinfo=UTC)
+
+
+def finish(
+    puzzle: Puzzle, name: str, score: int, finished_at: datetime.datetime, *, official=True
+) -> Attempt:
+    """A finished attempt straight in the database, counted as the action service counts it."""
+    player, _ = Player.objects.get_or_create(
+        display_name=name, defaults={"created_at": finished_at}
+    )
+    attempt = Attempt.objects.create(
+        player=player,
+        puzzle=puzzle,
+        official=official,
+        state=Attempt.State.FINISHED,
+        step=40,
+        turn=10,
+        score=score,
+        started_at=finished_at - datetime.timedelta(minutes=5),
+        updated_at=finished_at,
+        finished_at=finished_at,
+        deadline=puzzle.closes_at,
+    )
+    if official:
+        score_count_add(puzzle=puzzle, score=score)
+    return attempt
+
+
+def as_player(client: Client, player: Player) -> Client:
+    """Tie the client's session to a player, as its first game would."""
+    session = client.session
+    session[settings.PLAYER_SESSION_KEY] = player.pk
+    session.save()
+    return client
+
+
+def test_leaderboard_ties_share_a_rank_and_the_earlier_finish_comes_first(puzzle):
+    finish(puzzle, "Ann", 900, at(10))
+    finish(puzzle, "Bob", 700, at(11))
+    finish(puzzle, "Cid", 700, at(9))
+    finish(puzzle, "Dee", 500, at(8))
+
+    board = leaderboard_page(puzzle=puzzle, page=1, now=NOON)
+
+    assert board.entries == [
+        Entry(rank=1, name="Ann", score=900, finished_at=at(10), attempt=None),
+        Entry(rank=2, name="Cid", score=700, finished_at=at(9), attempt=None),
+        Entry(rank=2, name="Bob", score=700, finished_at=at(11), attempt=None),
+        Entry(rank=4, name="Dee", score=500, finished_at=at(8), attempt=None),
+    ]
+
+
+def test_leaderboard_ties_at_the_same_instant_are_listed_by_attempt(puzzle):
+    first = finish(puzzle, "Ann", 700, at(9))
+    second = finish(puzzle, "Bob", 700, at(9))
+
+    board = leaderboard_page(puzzle=puzzle, page=1, now=CLOSE)
+
+    assert [(e.rank, e.attempt) for e in board.entries] == [(1, first.pk), (1, second.pk)]
+
+
+def test_leaderboard_percentile_is_the_share_of_other_players_strictly_below(puzzle):
+    for name, score in [("Ann", 100), ("Bob", 200), ("Cid", 200), ("Dee", 300)]:
+        finish(puzzle, name, score, at(9))
+
+    standings = {
+        name: player_standing(puzzle=puzzle, player=Player.objects.get(display_name=name))
+        for name in ["Ann", "Bob", "Dee"]
+    }
+
+    assert {name: (s.rank, s.percentile) for name, s in standings.items()} == {
+        "Ann": (4, 0.0),
+        "Bob": (2, 33.3),
+        "Dee": (1, 100.0),
+    }
+
+
+def test_leaderboard_percentile_is_rounded_down(puzzle):
+    # 2 of the 3 others below: 66.67 % shows as 66.6, so 100 % is only ever beating everyone.
+    for name, score in [("Ann", 100), ("Bob", 200), ("Cid", 300), ("Dee", 400)]:
+        finish(puzzle, name, score, at(9))
+
+    standing = player_standing(puzzle=puzzle, player=Player.objects.get(display_name="Cid"))
+
+    assert standing.percentile == 66.6
+
+
+def test_leaderboard_percentile_of_the_only_player_is_null(puzzle):
+    attempt = finish(puzzle, "Ann", 650, at(9))
+
+    standing = player_standing(puzzle=puzzle, player=attempt.player)
+
+    assert standing == Standing(
+        rank=1, name="Ann", score=650, finished_at=at(9), percentile=None, attempt=attempt.pk
+    )
+
+
+def test_leaderboard_caller_off_the_page_still_gets_their_rank(puzzle):
+    finish(puzzle, "Ann", 900, at(9))
+    finish(puzzle, "Bob", 800, at(9))
+    mine = finish(puzzle, "Cid", 700, at(9))
+
+    board = leaderboard_page(puzzle=puzzle, page=1, page_size=2, now=NOON, player=mine.player)
+
+    assert ([e.name for e in board.entries], board.me) == (
+        ["Ann", "Bob"],
+        Standing(rank=3, name="Cid", score=700, finished_at=at(9), percentile=0.0, attempt=mine.pk),
+    )
+
+
+def test_leaderboard_distribution_has_buckets_of_500_from_zero_to_the_best(puzzle):
+    for name, score in [("Ann", 0), ("Bob", 450), ("Cid", 500), ("Dee", 1200), ("Eve", 1200)]:
+        finish(puzzle, name, score, at(9))
+
+    board = leaderboard_page(puzzle=puzzle, page=1, now=NOON)
+
+    assert board.distribution == Distribution(
+        bucket_width=500,
+        histogram=[
+            Bucket(start=0, end=500, count=2),
+            Bucket(start=500, end=1000, count=1),
+            Bucket(start=1000, end=1500, count=2),
+        ],
+        scores=[
+            ScoreTally(score=0, count=1),
+            ScoreTally(score=450, count=1),
+            ScoreTally(score=500, count=1),
+            ScoreTally(score=1200, count=2),
+        ],
+        mean=670.0,
+        median=500.0,
+        best=1200,
+    )
+
+
+def test_leaderboard_distribution_median_of_an_even_count_is_the_middle_pair_average(puzzle):
+    for name, score in [("Ann", 100), ("Bob", 200), ("Cid", 350), ("Dee", 5000)]:
+        finish(puzzle, name, score, at(9))
+
+    distribution = leaderboard_page(puzzle=puzzle, page=1, now=NOON).distribution
+
+    assert (distribution.mean, distribution.median, distribution.best) == (1412.5, 275.0, 5000)
+
+
+def test_leaderboard_without_players_is_empty(puzzle):
+    board = leaderboard_page(puzzle=puzzle, page=1, now=NOON)
+
+    assert (board.pages, board.players, board.entries, board.me, board.distribution) == (
+        0,
+        0,
+        [],
+        None,
+        Distribution(500, histogram=[], scores=[], mean=None, median=None, best=None),
+    )
+
+
+def test_leaderboard_pages_cover_every_entry_once_in_order_whatever_the_page_size(puzzle):
+    # Long runs of equal scores: pages start in the middle of a score, where the counts send
+    # the query.
+    scores = [500, 500, 500, 300, 300, 300, 300, 100]
+    for i, score in enumerate(scores):
+        finish(puzzle, f"Player {i}", score, at(9, 59 - i))
+    expected = [
+        (e.name, e.rank)
+        for e in leaderboard_page(puzzle=puzzle, page=1, page_size=50, now=NOON).entries
+    ]
+
+    for size in range(1, 9):
+        pages = -(-len(scores) // size)
+        seen = []
+        for page in range(1, pages + 2):
+            board = leaderboard_page(puzzle=puzzle, page=page, page_size=size, now=NOON)
+            assert board.pages == pages
+            seen += [(e.name, e.rank) for e in board.entries]
+        assert seen == expected, size
+    assert [rank for _, rank in expected] == [1, 1, 1, 4, 4, 4, 4, 8]
+    assert expected[:3] == [("Player 2", 1), ("Player 1", 1), ("Player 0", 1)]
+
+
+def test_leaderboard_practice_attempts_are_never_ranked(puzzle):
+    official = finish(puzzle, "Ann", 300, at(9))
+    finish(puzzle, "Ann", 5000, at(10), official=False)
+    finish(puzzle, "Bob", 9000, at(11), official=False)
+
+    board = leaderboard_page(puzzle=puzzle, page=1, now=NOON, player=official.player)
+
+    assert (board.players, [e.name for e in board.entries], board.me.score) == (1, ["Ann"], 300)
+    bob = Player.objects.get(display_name="Bob")
+    assert player_standing(puzzle=puzzle, player=bob) is None
+
+
+def test_leaderboard_unfinished_attempts_are_not_ranked(puzzle):
+    finish(puzzle, "Ann", 300, at(9))
+    bob = Player.objects.create(display_name="Bob", created_at=at(9))
+    Attempt.objects.create(
+        player=bob, puzzle=puzzle, official=True, score=800, started_at=at(9), updated_at=at(9)
+    )
+
+    board = leaderboard_page(puzzle=puzzle, page=1, now=NOON, player=bob)
+
+    assert (board.players, [e.name for e in board.entries], board.me) == (1, ["Ann"], None)
+
+
+def test_leaderboard_works_on_a_challenge_puzzle(db):
+    challenge = Puzzle.objects.create(
+        kind=Puzzle.Kind.CHALLENGE,
+        code="K7M2QX",
+        commitment="0" * 64,
+        opens_at=at(0),
+        ends_at=at(12),
+        closes_at=at(12),
+    )
+    attempt = finish(challenge, "Ann", 1500, at(9))
+
+    board = leaderboard_page(puzzle=challenge, page=1, now=at(13))
+
+    assert board.entries == [
+        Entry(rank=1, name="Ann", score=1500, finished_at=at(9), attempt=attempt.pk)
+    ]
+
+
+@given(st.lists(st.integers(min_value=0, max_value=40).map(lambda n: n * 50), max_size=60))
+def test_score_counts_agree_with_counting_every_attempt(scores):
+    counts = ScoreCounts.of([(s, scores.count(s)) for s in set(scores)])
+
+    for score in {*scores, 0, 725, 2000}:
+        higher = sum(s > score for s in scores)
+        lower = sum(s < score for s in scores)
+        assert (counts.total, counts.higher(score), counts.lower(score), counts.rank(score)) == (
+            len(scores),
+            higher,
+            lower,
+            1 + higher,
+        )
+    ranked = sorted(scores, reverse=True)
+    for position, score in enumerate(ranked):
+        assert counts.start_of(position) == (score, position - ranked.index(score))
+
+
+# Through the API.
+
+
+def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, puzzle):
+    finish(puzzle, "Ann", 6500, at(9))
+    finish(puzzle, "Bob", 5900, at(10))
+    mine = finish(puzzle, "Cid", 5900, at(8))
+    as_player(client, mine.player)
+
+    response = client.get(URL)
+
+    assert (response.status_code, response.json()) == (
+        200,
+        {
+            "kind": "daily",
+            "date": DAY,
+            "status": "open",
+            "final": False,
+            "page": 1,
+            "page_size": 50,
+            "pages": 1,
+            "players": 3,
+            "entries": [
+                {
+                    "rank": 1,
+                    "name": "Ann",
+                    "score": 6500,
+                    "finished_at": "2026-11-29T09:00:00Z",
+                    "attempt": None,
+                },
+                {
+                    "rank": 2,
+                    "name": "Cid",
+                    "score": 5900,
+                    "finished_at": "2026-11-29T08:00:00Z",
+                    "attempt": None,
+                },
+                {
+                    "rank": 2,
+                    "name": "Bob",
+                    "score": 5900,
+                    "finished_at": "2026-11-29T10:00:00Z",
+                    "attempt": None,
+                },
+            ],
+            "me": {
+                "rank": 2,
+                "name": "Cid",
+                "score": 5900,
+                "finished_at": "2026-11-29T08:00:00Z",
+                "percentile": 0.0,
+                "attempt": mine.pk,
+            },
+            "distribution": {
+                "bucket_width": 500,
+                "histogram": [
+                    {"start": 500 * i, "end": 500 * (i + 1), "count": {11: 2, 13: 1}.get(i, 0)}
+                    for i in range(14)
+                ],
+                "scores": [{"score": 5900, "count": 2}, {"score": 6500, "count": 1}],
+                "mean": 6100.0,
+                "median": 5900.0,
+                "best": 6500,
+            },
+        },
+    )
+
+
+def test_leaderboard_api_hides_attempt_ids_until_the_day_closes(client, puzzle, clock):
+    attempt = finish(puzzle, "Ann", 6500, at(9))
+
+    seen = {}
+    for instant in [NOON, CLOSE - datetime.timedelta(microseconds=1), CLOSE]:
+        clock.move_to(instant)
+        body = client.get(URL).json()
+        seen[instant] = (body["status"], body["final"], body["entries"][0]["attempt"])
+
+    assert list(seen.values()) == [
+        ("open", False, None),
+        ("grace", False, None),
+        ("closed", False, attempt.pk),
+    ]
+
+
+def test_leaderboard_api_is_final_once_the_closed_day_is_finalised(client, puzzle, clock):
+    finish(puzzle, "Ann", 6500, at(9))
+    clock.move_to(CLOSE)
+    Puzzle.objects.filter(pk=puzzle.pk).update(closed_at=CLOSE)
+
+    body = client.get(URL).json()
+
+    assert (body["status"], body["final"]) == ("closed", True)
+
+
+def test_leaderboard_api_page_past_the_end_is_empty(client, puzzle):
+    finish(puzzle, "Ann", 6500, at(9))
+
+    body = client.get(URL, {"page": 2}).json()
+
+    assert (body["page"], body["pages"], body["players"], body["entries"]) == (2, 1, 1, [])
+
+
+@pytest.mark.parametrize("page", ["0", "-1", "two", "1.5", "9" * 2000])
+def test_leaderboard_api_bad_page_is_400(client, puzzle, page):
+    response = client.get(URL, {"page": page})
+
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+
+
+def test_leaderboard_api_bad_or_future_date_is_refused(client, puzzle):
+    bad = client.get("/api/daily/2026-13-01/leaderboard")
+    future = client.get("/api/daily/2026-11-30/leaderboard")
+
+    assert [(r.status_code, r.json()["code"]) for r in (bad, future)] == [
+        (400, "invalid_date"),
+        (404, "not_found"),
+    ]
+
+
+@pytest.mark.parametrize("rows", [1, 3])
+def test_leaderboard_api_queries_do_not_grow_with_the_entries(
+    client, puzzle, django_assert_num_queries, rows
+):
+    attempts = [finish(puzzle, f"Player {i}", 500 * i, at(9)) for i in range(rows)]
+    as_player(client, attempts[0].player)
+
+    # The session, the puzzle, the caller's player, the score counts, the page, the caller's own.
+    with django_assert_num_queries(6):
+        response = client.get(URL)
+
+    assert (len(response.json()["entries"]), response.json()["me"]["rank"]) == (rows, rows)
+
+
+def test_leaderboard_of_real_games_played_through_the_api(clock, db):
+    players = [Client() for _ in range(3)]
+    games = []
+    for client, bank_at in zip(players, [200, 350, 1000], strict=True):
+        clock.shift(datetime.timedelta(minutes=7))
+        games.append(play_greedy(client, start_daily(client, DAY), bank_at=bank_at))
+    practice = play_greedy(players[0], start_daily(players[0], DAY), bank_at=2000)
+    names = [Player.objects.get(attempts__id=game["id"]).display_name for game in games]
+
+    bodies = [client.get(URL).json() for client in players]
+
+    ranked = sorted(
+        zip(games, names, strict=True), key=lambda g: (-g[0]["score"], g[0]["finished_at"])
+    )
+    assert bodies[0]["entries"] == [
+        {
+            "rank": 1 + sum(other["score"] > game["score"] for other in games),
+            "name": name,
+            "score": game["score"],
+            "finished_at": game["finished_at"],
+            "attempt": None,
+        }
+        for game, name in ranked
+    ]
+    assert [b["me"]["attempt"] for b in bodies] == [game["id"] for game in games]
+    assert [b["me"]["rank"] for b in bodies] == [
+        1 + sum(other["score"] > game["score"] for other in games) for game in games
+    ]
+    assert (bodies[0]["players"], practice["official"]) == (3, False)
+    assert bodies[0]["distribution"]["scores"] == [
+        {"score": s, "count": [g["score"] for g in games].count(s)}
+        for s in sorted({g["score"] for g in games})
+    ]

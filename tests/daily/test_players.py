@@ -1,0 +1,210 @@
+import datetime
+
+import pytest
+
+from daily.models import Player
+from daily.names import display_name_clean, text_clean
+from daily.players import (
+    _ADJECTIVES,
+    _ANIMALS,
+    display_name_generate,
+    player_create,
+    player_rename,
+)
+from farkle_site.errors import ApiError
+
+NOW = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
+
+LETTERS_ONLY = "A name holds only letters, digits, spaces, '-' and '_', not {}."
+LOOKS_LIKE_SCORE = (
+    "A name cannot look like a score or a throw of dice: at most two digits in a row."
+)
+NOT_ALLOWED = "This name is not allowed; please choose another."
+STAFF = "A name cannot pass for the site's staff."
+
+
+def refusal(name: str) -> tuple[str, str]:
+    with pytest.raises(ApiError) as error:
+        display_name_clean(name)
+    return error.value.code, error.value.detail
+
+
+@pytest.mark.parametrize(
+    ("name", "stored"),
+    [
+        ("Brave Badger 42", "Brave Badger 42"),
+        ("  Brave   Badger   42  ", "Brave Badger 42"),
+        ("abc", "abc"),
+        ("x" * 24, "x" * 24),
+        ("Zoé_la-Reine", "Zoé_la-Reine"),
+        ("Zoe\u0301", "Zoé"),  # NFC: the accent composed, three characters
+        ("Ünal Öztürk", "Ünal Öztürk"),
+        ("Дмитрий", "Дмитрий"),
+        ("राजेश", "राजेश"),
+        ("李小龍", "李小龍"),
+        ("R2-D2", "R2-D2"),
+        ("Team 2 4", "Team 2 4"),
+        ("Grapefruit", "Grapefruit"),
+        ("Computer", "Computer"),
+        ("Unique Otter", "Unique Otter"),
+        ("Montenegro", "Montenegro"),
+        ("Canal Plus", "Canal Plus"),
+        ("Modest Mouse", "Modest Mouse"),
+        ("Badminton Ace", "Badminton Ace"),
+        ("Scunthorpe Fan", "Scunthorpe Fan"),
+    ],
+)
+def test_display_name_clean_good_names(name, stored):
+    assert display_name_clean(name) == stored
+
+
+@pytest.mark.parametrize(
+    ("name", "detail"),
+    [
+        ("", "A name has at least 3 characters."),
+        ("  ab  ", "A name has at least 3 characters."),
+        ("x" * 25, "A name has at most 24 characters; this one has 25."),
+        ("Bob!", LETTERS_ONLY.format("'!'")),
+        ("Bob.Smith", LETTERS_ONLY.format("'.'")),
+        ("Bob@home", LETTERS_ONLY.format("'@'")),
+        ("Dice 🎲", LETTERS_ONLY.format("'🎲'")),
+        ("Bob\u200bby", LETTERS_ONLY.format("U+200B (ZERO WIDTH SPACE)")),
+        ("Bob\u202eyb", LETTERS_ONLY.format("U+202E (RIGHT-TO-LEFT OVERRIDE)")),
+        ("Ace ²³", LETTERS_ONLY.format("'²'")),
+        ("Ace ３", LETTERS_ONLY.format("'３'")),
+        ("Zoe" + "\u0301" * 4, LETTERS_ONLY.format("U+0301 (COMBINING ACUTE ACCENT)")),
+        ("\u0301abc", LETTERS_ONLY.format("U+0301 (COMBINING ACUTE ACCENT)")),
+        ("___", "A name needs at least one letter."),
+        ("1 5", "A name needs at least one letter."),
+        ("10000", LOOKS_LIKE_SCORE),
+        ("1 1 1 5", LOOKS_LIKE_SCORE),
+        ("Ace 500", LOOKS_LIKE_SCORE),
+        ("Agent 0-0-7", LOOKS_LIKE_SCORE),
+        ("Fuck", NOT_ALLOWED),
+        ("Big fUcK", NOT_ALLOWED),
+        ("F u c k", NOT_ALLOWED),
+        ("f_u-c k", NOT_ALLOWED),
+        ("Sh1t Happens", NOT_ALLOWED),
+        ("Ｆｕｃｋ", NOT_ALLOWED),
+        ("Rape", NOT_ALLOWED),
+        ("r a p e", NOT_ALLOWED),
+        ("Nazi Otter", NOT_ALLOWED),
+        ("Connard", NOT_ALLOWED),
+        ("Sal0pe", NOT_ALLOWED),
+        ("Enculé", NOT_ALLOWED),
+        ("Pédé", NOT_ALLOWED),
+        ("P-D", NOT_ALLOWED),
+        ("Nègre", NOT_ALLOWED),
+        ("Admin", STAFF),
+        ("The Admin", STAFF),
+        ("adm1n", STAFF),
+        ("\u0430dmin", STAFF),  # a Cyrillic "а"
+        ("Moderator", STAFF),
+        ("Modérateur", STAFF),
+        ("Mod", STAFF),
+        ("Farkle Daily", STAFF),
+        ("farkle-daily", STAFF),
+        ("FarkleDaily Team", STAFF),
+    ],
+)
+def test_display_name_clean_bad_names(name, detail):
+    assert refusal(name) == ("invalid_name", detail)
+
+
+def test_display_name_generate_every_name_is_valid():
+    names = [f"{a} {b} {n}" for a in _ADJECTIVES for b in _ANIMALS for n in range(1, 100)]
+
+    assert [name for name in names if display_name_clean(name) != name] == []
+    assert max(len(name) for name in names) <= 24
+
+
+def test_display_name_generate_draws_from_the_lists():
+    adjective, animal, number = display_name_generate().split(" ")
+
+    assert (adjective in _ADJECTIVES, animal in _ANIMALS, 1 <= int(number) <= 99) == (
+        True,
+        True,
+        True,
+    )
+
+
+@pytest.mark.django_db
+def test_player_rename_stores_the_clean_name():
+    player = player_create(now=NOW)
+
+    renamed = player_rename(player=player, name="  Lucky   Otter ")
+
+    assert (renamed.display_name, Player.objects.get().display_name) == (
+        "Lucky Otter",
+        "Lucky Otter",
+    )
+
+
+@pytest.mark.django_db
+def test_player_rename_name_held_in_other_case_is_name_taken():
+    player_create(now=NOW, display_name="Lucky Otter")
+    player = player_create(now=NOW, display_name="Calm Heron")
+
+    with pytest.raises(ApiError) as error:
+        player_rename(player=player, name="LUCKY otter")
+
+    assert (error.value.code, error.value.status, error.value.detail) == (
+        "name_taken",
+        409,
+        "The name 'LUCKY otter' is taken; please choose another.",
+    )
+    assert sorted(Player.objects.values_list("display_name", flat=True)) == [
+        "Calm Heron",
+        "Lucky Otter",
+    ]
+
+
+@pytest.mark.django_db
+def test_player_rename_own_name_in_other_case():
+    player = player_create(now=NOW, display_name="lucky otter")
+
+    player_rename(player=player, name="Lucky Otter")
+
+    assert Player.objects.get().display_name == "Lucky Otter"
+
+
+@pytest.mark.django_db
+def test_player_create_with_held_name_is_name_taken():
+    player_create(now=NOW, display_name="Lucky Otter")
+
+    with pytest.raises(ApiError) as error:
+        player_create(now=NOW, display_name="lucky OTTER")
+
+    assert error.value.code == "name_taken"
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("  Beat my   5000!  ", "Beat my 5000!"),
+        ("This hit was lucky 🎲", "This hit was lucky 🎲"),
+        ("Famille 👨\u200d👩\u200d👧", "Famille 👨\u200d👩\u200d👧"),
+        ("Café crème", "Café crème"),
+    ],
+)
+def test_text_clean_good_titles(text, stored):
+    assert text_clean(text, what="title", max_length=20) == stored
+
+
+@pytest.mark.parametrize(
+    ("text", "detail"),
+    [
+        ("   ", "The title is empty."),
+        ("x" * 21, "The title has at most 20 characters; this one has 21."),
+        ("Go \u202eevil", "The title cannot hold U+202E (RIGHT-TO-LEFT OVERRIDE)."),
+        ("Ding\x07", "The title cannot hold U+0007 (unnamed)."),
+        ("f u c k this", "This title is not allowed; please write another."),
+        ("Espèce de salope", "This title is not allowed; please write another."),
+    ],
+)
+def test_text_clean_bad_titles(text, detail):
+    with pytest.raises(ApiError) as error:
+        text_clean(text, what="title", max_length=20)
+
+    assert (error.value.code, error.value.detail) == ("invalid", detail)

@@ -1,0 +1,115 @@
+from fractions import Fraction
+
+import pytest
+
+import farkle
+from daily.apis import schemas
+from daily.apis.rules import rules_data, scoring_groups
+
+
+def test_rules_farkle_challenge_table(client):
+    response = client.get("/api/rules")
+
+    body = response.json()
+    assert (response.status_code, body["daily_table"], body["turns"]) == (
+        200,
+        "farkle-challenge",
+        10,
+    )
+    assert body["tables"][0] == {
+        "id": "farkle-challenge",
+        "name": "Farkle Challenge",
+        "source": "seed 000",
+        "dice": 6,
+        "scoring": [
+            {"label": "one 1", "points": 100, "dice": [1]},
+            {"label": "one 5", "points": 50, "dice": [5]},
+            {"label": "three 1s", "points": 1000, "dice": [1, 1, 1]},
+            {"label": "three 2s", "points": 200, "dice": [2, 2, 2]},
+            {"label": "three 3s", "points": 300, "dice": [3, 3, 3]},
+            {"label": "three 4s", "points": 400, "dice": [4, 4, 4]},
+            {"label": "three 5s", "points": 500, "dice": [5, 5, 5]},
+            {"label": "three 6s", "points": 600, "dice": [6, 6, 6]},
+            {"label": "four of a kind", "points": 1000, "dice": [2, 2, 2, 2]},
+            {"label": "five of a kind", "points": 2000, "dice": [2, 2, 2, 2, 2]},
+            {"label": "six of a kind", "points": 3000, "dice": [2, 2, 2, 2, 2, 2]},
+            {"label": "straight 1-2-3-4-5-6", "points": 1500, "dice": [1, 2, 3, 4, 5, 6]},
+            {"label": "three pairs", "points": 1500, "dice": [1, 1, 2, 2, 3, 3]},
+            {"label": "two triplets", "points": 2500, "dice": [1, 1, 1, 2, 2, 2]},
+        ],
+        # SPEC §1: 2.31 %, 7.72 %, 15.74 %, 27.78 %, 44.44 %, 66.67 %.
+        "farkle_risk": [
+            {"dice": 6, "risk": 5 / 216, "fraction": "5/216"},
+            {"dice": 5, "risk": 25 / 324, "fraction": "25/324"},
+            {"dice": 4, "risk": 17 / 108, "fraction": "17/108"},
+            {"dice": 3, "risk": 5 / 18, "fraction": "5/18"},
+            {"dice": 2, "risk": 4 / 9, "fraction": "4/9"},
+            {"dice": 1, "risk": 2 / 3, "fraction": "2/3"},
+        ],
+        "par": 5936,
+        "expected_turn": round(farkle.solve("farkle-challenge").expected_turn(), 2),
+        "bank_thresholds": [
+            {"dice": n, "points": points}
+            for n, points in sorted(
+                farkle.solve("farkle-challenge").bank_thresholds().items(), reverse=True
+            )
+        ],
+    }
+    assert round(body["tables"][0]["expected_turn"], 1) == 593.6
+
+
+def test_rules_list_every_table_in_order(client):
+    body = client.get("/api/rules").json()
+
+    assert [t["id"] for t in body["tables"]] == list(farkle.TABLES)
+    assert all(set(t) == set(schemas.RulesTableSerializer().fields) for t in body["tables"])
+    assert set(body) == set(schemas.RulesSerializer().fields)
+
+
+@pytest.mark.parametrize("table_id", list(farkle.TABLES))
+def test_rules_risks_are_exact_fractions_of_the_engine(client, table_id):
+    table = next(t for t in client.get("/api/rules").json()["tables"] if t["id"] == table_id)
+
+    assert {r["dice"]: Fraction(r["fraction"]) for r in table["farkle_risk"]} == farkle.risk_table(
+        table_id
+    )
+    assert all(r["risk"] == float(Fraction(r["fraction"])) for r in table["farkle_risk"])
+
+
+@pytest.mark.parametrize("table_id", list(farkle.TABLES))
+def test_scoring_groups_cover_every_combo_once(table_id):
+    table = farkle.TABLES[table_id]
+
+    groups = scoring_groups(table)
+
+    # Every combination of the engine scores as one of the listed lines (its label, or the
+    # merged "n of a kind"), and each line is listed once.
+    labels = [g["label"] for g in groups]
+    assert len(labels) == len(set(labels))
+    by_label = {g["label"]: g["points"] for g in groups}
+    for combo in table.combos():
+        merged = f"{combo.label.split()[0]} of a kind"
+        assert by_label.get(combo.label, by_label.get(merged)) == combo.points, combo
+    # The example dice of each line score its points under the table.
+    assert all(farkle.score(g["dice"], table) >= g["points"] for g in groups)
+
+
+def test_scoring_groups_multiplied_kinds_are_listed_per_face():
+    groups = {g["label"]: g["points"] for g in scoring_groups(farkle.TABLES["farkle-games"])}
+
+    assert (groups["four 1s"], groups["four 4s"], groups["six 6s"], groups["three pairs"]) == (
+        2000,
+        800,
+        2400,
+        750,
+    )
+    assert "two triplets" not in groups and "four of a kind" not in groups
+
+
+def test_rules_are_computed_once_and_read_no_database(client):
+    # No `db` fixture: pytest-django fails any query, the session's included.
+    response = client.get("/api/rules")
+
+    assert response.json() == rules_data()
+    assert rules_data() is rules_data()
+    assert response["Cache-Control"] == "public, max-age=3600"
