@@ -48,12 +48,14 @@ class BoundedJSONParser(JSONParser):
 class ScopedPlayerThrottle(SimpleRateThrottle):
     """Rate limit by the view's ``throttle_scope``, per player when the browser has one."""
 
+    scope_attribute = "throttle_scope"
+
     def __init__(self):
         # The scope, hence the rate, is only known once the view is (as ScopedRateThrottle).
         pass
 
     def allow_request(self, request, view):
-        self.scope = getattr(view, "throttle_scope", None)
+        self.scope = getattr(view, self.scope_attribute, None)
         if not self.scope:
             return True
         self.rate = self.get_rate()
@@ -74,7 +76,16 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
 
 
 class ScopedAddressThrottle(ScopedPlayerThrottle):
-    """Rate limit by the view's ``throttle_scope``, per client address (behind NUM_PROXIES)."""
+    """Rate limit per client address (behind NUM_PROXIES), whoever the player, by the view's
+    ``address_throttle_scope`` (or ``throttle_scope`` when the view throttles only by address)."""
+
+    def allow_request(self, request, view):
+        self.scope_attribute = (
+            "address_throttle_scope"
+            if hasattr(view, "address_throttle_scope")
+            else "throttle_scope"
+        )
+        return super().allow_request(request, view)
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

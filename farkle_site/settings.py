@@ -101,6 +101,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 600
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The daily changes at 00:00 UTC (SPEC §6): every stored and computed time is UTC.
@@ -152,6 +159,11 @@ REST_FRAMEWORK = {
         "attempt_start": env_str("THROTTLE_ATTEMPT_START") or "30/minute",
         "attempt_act": env_str("THROTTLE_ATTEMPT_ACT") or "240/minute",
         "account": env_str("THROTTLE_ACCOUNT") or "20/minute",
+        # Creating challenges: per player, and per address against a player-minting script.
+        "challenge_create": env_str("THROTTLE_CHALLENGE_CREATE") or "20/hour",
+        "challenge_create_address": env_str("THROTTLE_CHALLENGE_CREATE_ADDRESS") or "60/hour",
+        # Looking codes up, per address: a client guessing codes meets 429 long before a hit.
+        "challenge_lookup": env_str("THROTTLE_CHALLENGE_LOOKUP") or "60/minute",
     },
 }
 # No request to the API carries more than a few hundred bytes.
@@ -186,6 +198,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # validatorUrl null: no badge fetched from the public Swagger validator.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # A daily has a grace between open and closed; a challenge closes at its expiry.
+    "ENUM_NAME_OVERRIDES": {
+        "PuzzleStatusEnum": ["open", "grace", "closed"],
+        "ChallengeStatusEnum": ["open", "closed"],
+    },
 }
 
 # Without a broker, tasks run in-process when queued, so the site needs no worker in development.

@@ -8,6 +8,7 @@ from farkle_site import views
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("api/", include("daily.urls")),
+    path("api/", include("challenges.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),

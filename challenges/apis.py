@@ -1,0 +1,210 @@
+"""Friend challenges: create, look up, start an attempt, and list mine."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import farkle
+from challenges import selectors, services
+from challenges.codes import code_display
+from challenges.models import Challenge
+from daily import selectors as daily_selectors
+from daily import services as daily_services
+from daily.apis.leaderboards import LeaderboardQuerySerializer, leaderboard_data
+from daily.apis.schemas import AttemptSerializer, AttemptSummarySerializer, LeaderboardSerializer
+from daily.leaderboard import leaderboard_page
+from daily.players import player_for_request, player_from_request
+from daily.representations import attempt_data, attempt_summary, iso, par, puzzle_status
+from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
+from farkle_site.errors import ApiError
+
+
+def challenge_data(
+    request: Request, challenge: Challenge, now: datetime.datetime
+) -> dict[str, Any]:
+    puzzle = challenge.puzzle
+    closed = puzzle_status(puzzle, now) == "closed"
+    return {
+        "code": puzzle.code,
+        "display_code": code_display(puzzle.code),
+        "url": request.build_absolute_uri(challenge.get_absolute_url()),
+        "title": challenge.title,
+        "creator": challenge.creator.display_name,
+        "table": puzzle.table,
+        "created_at": iso(challenge.created_at),
+        "expires_at": iso(puzzle.closes_at),
+        "status": "closed" if closed else "open",
+        "players": puzzle.players,
+        "par": par(puzzle.table),
+        "commitment": puzzle.commitment,
+        # SPEC §5: after expiry the challenge is read-only and its seed is revealed.
+        "revealed_seed": puzzle.seed().hex() if closed else None,
+    }
+
+
+class ChallengeSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    display_code = serializers.CharField(help_text="Grouped for reading: K7M-2QX.")
+    url = serializers.URLField(help_text="The link to share.")
+    title = serializers.CharField(allow_blank=True)
+    creator = serializers.CharField()
+    table = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    status = serializers.ChoiceField(choices=["open", "closed"])
+    players = serializers.IntegerField()
+    par = serializers.IntegerField()
+    commitment = serializers.CharField()
+    revealed_seed = serializers.CharField(allow_null=True)
+
+
+class ChallengeDetailSerializer(ChallengeSerializer):
+    my_attempts = AttemptSummarySerializer(many=True)
+
+
+class ChallengesApi(APIView):
+    throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle]
+    throttle_scope = "challenge_create"
+    address_throttle_scope = "challenge_create_address"
+    field_error_codes = {"table": "unknown_table"}
+
+    class CreateSerializer(serializers.Serializer):
+        title = serializers.CharField(
+            required=False, allow_blank=True, max_length=200, trim_whitespace=False
+        )
+        table = serializers.CharField(required=False, max_length=64)
+        days = serializers.IntegerField(required=False, min_value=1, max_value=services.DAYS_MAX)
+
+    @extend_schema(
+        request=CreateSerializer,
+        responses={201: ChallengeSerializer},
+        summary="Create a friend challenge",
+    )
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            raise ApiError("invalid", "The body is a JSON object.")
+        serializer = self.CreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        now = timezone.now()
+        challenge = services.challenge_create(
+            creator=player_for_request(request._request, now=now),
+            title=data.get("title", ""),
+            table=data.get("table", farkle.DEFAULT_TABLE),
+            days=data.get("days", services.DAYS_DEFAULT),
+            now=now,
+        )
+        return Response(challenge_data(request, challenge, now), status=status.HTTP_201_CREATED)
+
+
+class ChallengeApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = "challenge_lookup"
+
+    @extend_schema(responses=ChallengeDetailSerializer, summary="Look a challenge up by its code")
+    def get(self, request: Request, code: str) -> Response:
+        now = timezone.now()
+        challenge = services.challenge_get(code=code)
+        attempts = daily_selectors.player_attempts_on(
+            player=player_from_request(request), puzzle=challenge.puzzle
+        )
+        return Response(
+            {
+                **challenge_data(request, challenge, now),
+                "my_attempts": [attempt_summary(a) for a in attempts],
+            }
+        )
+
+
+class ChallengeAttemptsApi(APIView):
+    throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle]
+    throttle_scope = "attempt_start"
+    address_throttle_scope = "challenge_lookup"
+
+    @extend_schema(
+        request=None,
+        responses={201: AttemptSerializer},
+        summary="Start an attempt on a challenge (each player's first is official)",
+    )
+    def post(self, request: Request, code: str) -> Response:
+        now = timezone.now()
+        challenge = services.challenge_get(code=code)
+        player = player_for_request(request._request, now=now)
+        attempt = daily_services.attempt_start(player=player, puzzle=challenge.puzzle, now=now)
+        game = daily_services.attempt_game(attempt)
+        return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
+
+
+class MyChallengeSerializer(ChallengeSerializer):
+    created = serializers.BooleanField(help_text="I created it.")
+    played = serializers.BooleanField(help_text="I started an attempt on it.")
+    my_score = serializers.IntegerField(allow_null=True, help_text="My official finished score.")
+
+
+class MyChallengesApi(APIView):
+    @extend_schema(
+        responses=MyChallengeSerializer(many=True),
+        summary="Challenges I created or played, newest first",
+    )
+    def get(self, request: Request) -> Response:
+        player = player_from_request(request)
+        if player is None:
+            return Response([])
+        now = timezone.now()
+        return Response(
+            [
+                {
+                    **challenge_data(request, challenge, now),
+                    "created": challenge.creator_id == player.pk,
+                    "played": challenge.played,
+                    "my_score": challenge.my_score,
+                }
+                for challenge in selectors.challenges_of_player(player=player)
+            ]
+        )
+
+
+class ChallengeLeaderboardSerializer(LeaderboardSerializer):
+    title = serializers.CharField(allow_blank=True)
+    creator = serializers.CharField()
+    table = serializers.CharField()
+    expires_at = serializers.DateTimeField()
+
+
+class ChallengeLeaderboardApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = "challenge_lookup"
+
+    @extend_schema(
+        parameters=[LeaderboardQuerySerializer],
+        responses=ChallengeLeaderboardSerializer,
+        summary="A challenge's leaderboard, ranked as the daily's",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        query = LeaderboardQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        now = timezone.now()
+        challenge = services.challenge_get(code=code)
+        puzzle = challenge.puzzle
+        board = leaderboard_page(
+            puzzle=puzzle,
+            page=query.validated_data["page"],
+            now=now,
+            player=player_from_request(request),
+        )
+        data = {
+            **leaderboard_data(puzzle, board, now),
+            "title": challenge.title,
+            "creator": challenge.creator.display_name,
+            "table": puzzle.table,
+            "expires_at": iso(puzzle.closes_at),
+        }
+        return Response(ChallengeLeaderboardSerializer(data).data)

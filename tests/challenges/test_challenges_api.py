@@ -1,0 +1,290 @@
+import datetime
+import threading
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.db import connection
+from django.test import Client, override_settings
+
+import farkle
+from challenges.models import Challenge
+from daily.models import Attempt, Puzzle
+
+from ..daily.helpers import act, play_greedy, post
+
+UTC = datetime.UTC
+NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(NOON, tick=False) as traveller:
+        yield traveller
+
+
+def create(client, **body):
+    response = post(client, "/api/challenges", body)
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def start(client, code):
+    response = post(client, f"/api/challenges/{code}/attempts")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def seed_of(code: str) -> bytes:
+    return farkle.challenge_seed(settings.FARKLE_SEED_SECRET.encode(), code)
+
+
+def test_create_returns_code_link_and_commitment(client, clock):
+    made = create(client, title="  Friday night  ", table="popular", days=3)
+    code = made["code"]
+    assert made == {
+        "code": code,
+        "display_code": f"{code[:3]}-{code[3:]}",
+        "url": f"http://testserver/c/{code}",
+        "title": "Friday night",
+        "creator": made["creator"],
+        "table": "popular",
+        "created_at": "2026-11-29T12:00:00Z",
+        "expires_at": "2026-12-02T12:00:00Z",
+        "status": "open",
+        "players": 0,
+        "par": round(farkle.solve("popular").expected_turn() * 10),
+        "commitment": farkle.commitment(seed_of(code)),
+        "revealed_seed": None,
+    }
+    assert Challenge.objects.get().creator.display_name == made["creator"]
+
+
+def test_create_defaults(client, clock):
+    made = create(client)
+    assert (made["title"], made["table"], made["expires_at"]) == (
+        "",
+        "farkle-challenge",
+        "2026-12-06T12:00:00Z",
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"table": "royal"}, "unknown_table"),
+        ({"table": 3}, "unknown_table"),
+        ({"days": 0}, "invalid"),
+        ({"days": 31}, "invalid"),
+        ({"days": "week"}, "invalid"),
+        ({"title": "x" * 61}, "invalid"),
+        ({"title": "Admin Putain"}, "invalid"),
+    ],
+)
+def test_create_refuses_bad_input_and_stores_nothing(client, clock, body, code):
+    response = post(client, "/api/challenges", body)
+    assert (response.status_code, response.json()["code"]) == (400, code), response.json()
+    assert not Challenge.objects.exists() and not Puzzle.objects.exists()
+
+
+@pytest.mark.parametrize("raw", [b"[]", b"{", b'"x"'])
+def test_create_refuses_malformed_json(client, clock, raw):
+    response = client.post("/api/challenges", raw, content_type="application/json")
+    assert response.status_code == 400
+    assert not Challenge.objects.exists()
+
+
+def test_two_players_on_one_code_see_the_same_throws(client, clock):
+    code = create(client)["code"]
+    friend = Client()
+    mine = play_greedy(client, start(client, code), bank_at=250)
+    theirs = play_greedy(friend, start(friend, code), bank_at=900)
+    firsts = [[t["throws"][0]["dice"] for t in a["turns"]] for a in (mine, theirs)]
+    expected = [farkle.roll_vector(seed_of(code), t, 1) for t in range(1, 11)]
+    assert firsts[0] == firsts[1] == expected
+    assert mine["puzzle"] == {"kind": "challenge", "code": code}
+
+
+def test_daily_and_challenge_of_the_same_date_differ(client, clock):
+    code = create(client)["code"]
+    challenge = act(client, start(client, code), {"action": "roll"}).json()
+    daily = act(client, post(client, "/api/daily/2026-11-29/attempts").json(), {"action": "roll"})
+    secret = settings.FARKLE_SEED_SECRET.encode()
+    day_seed = farkle.daily_seed(secret, datetime.date(2026, 11, 29))
+    assert daily.json()["dice"] == farkle.roll_vector(day_seed, 1, 1)
+    assert challenge["dice"] == farkle.roll_vector(seed_of(code), 1, 1)
+    assert day_seed != seed_of(code)
+
+
+@pytest.mark.parametrize("typed", ["{lower}", "{spaced}", "{dashed}"])
+def test_lookup_reads_the_code_forgivingly(client, clock, typed):
+    code = create(client)["code"]
+    variants = {
+        "lower": code.lower(),
+        "spaced": f"{code[:3]} {code[3:]}".lower(),
+        "dashed": f"{code[:3]}-{code[3:]}",
+    }
+    response = client.get(f"/api/challenges/{typed.format(**variants)}")
+    assert (response.status_code, response.json()["code"]) == (200, code)
+
+
+def test_lookup_reads_o_as_zero(client, clock):
+    made = create(client)
+    Puzzle.objects.filter(code=made["code"]).update(code="K7M2Q0")
+    response = client.get("/api/challenges/K7M2QO")
+    assert (response.status_code, response.json()["code"]) == (200, "K7M2Q0")
+
+
+@pytest.mark.parametrize(
+    ("typed", "status", "code"),
+    [("K7M2Q", 400, "invalid_code"), ("K7M2QU", 400, "invalid_code"), ("ZZZZZZ", 404, "not_found")],
+)
+def test_lookup_of_malformed_and_unknown_codes(client, clock, typed, status, code):
+    response = client.get(f"/api/challenges/{typed}")
+    assert (response.status_code, response.json()["code"]) == (status, code)
+    response = post(client, f"/api/challenges/{typed}/attempts")
+    assert (response.status_code, response.json()["code"]) == (status, code)
+    assert not Attempt.objects.exists()
+
+
+def test_first_attempt_official_later_practice(client, clock):
+    code = create(client)["code"]
+    first, second = start(client, code), start(client, code)
+    detail = client.get(f"/api/challenges/{code}").json()
+    assert (first["official"], second["official"], detail["players"]) == (True, False, 1)
+    assert [a["official"] for a in detail["my_attempts"]] == [True, False]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_starts_give_one_official(client, clock):
+    code = create(client)["code"]
+    barrier = threading.Barrier(3)
+    results = []
+
+    def run():
+        try:
+            barrier.wait()
+            results.append(post(client, f"/api/challenges/{code}/attempts").json()["official"])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [False, False, True]
+    assert Attempt.objects.filter(official=True).count() == 1
+
+
+def test_expiry_at_the_exact_instant(client, clock):
+    code = create(client, days=1)["code"]
+    attempt = start(client, code)
+    clock.move_to(NOON + datetime.timedelta(days=1, microseconds=-1))
+    attempt = act(client, attempt, {"action": "roll"}).json()
+    assert attempt["step"] == 1
+    clock.move_to(NOON + datetime.timedelta(days=1))
+    before = Attempt.objects.values().get(pk=attempt["id"])
+    refused = act(client, attempt, {"action": "keep", "dice": [0], "then": "bank"})
+    assert (refused.status_code, refused.json()["code"]) == (409, "challenge_closed")
+    late = post(Client(), f"/api/challenges/{code}/attempts")
+    assert (late.status_code, late.json()["code"]) == (409, "challenge_closed")
+    assert Attempt.objects.values().get(pk=attempt["id"]) == before
+    assert Attempt.objects.count() == 1
+
+
+def test_seed_is_revealed_after_expiry_and_matches_the_commitment(client, clock):
+    made = create(client, days=1)
+    clock.move_to(NOON + datetime.timedelta(days=1, microseconds=-1))
+    assert client.get(f"/api/challenges/{made['code']}").json()["revealed_seed"] is None
+    clock.move_to(NOON + datetime.timedelta(days=1))
+    detail = client.get(f"/api/challenges/{made['code']}").json()
+    assert detail["status"] == "closed"
+    seed = bytes.fromhex(detail["revealed_seed"])
+    assert farkle.commitment(seed) == made["commitment"]
+    assert seed == seed_of(made["code"])
+
+
+def test_leaderboard_ranks_players_with_challenge_details(client, clock):
+    made = create(client, title="Office cup")
+    code = made["code"]
+    players = [client, Client(), Client()]
+    finished = [
+        play_greedy(p, start(p, code), bank_at=b)
+        for p, b in zip(players, (300, 500, 800), strict=True)
+    ]
+    start(players[0], code)  # practice, never ranked
+    board = client.get(f"/api/challenges/{code.lower()}/leaderboard").json()
+    scores = sorted((a["score"] for a in finished), reverse=True)
+    assert [e["score"] for e in board["entries"]] == scores
+    assert board["players"] == 3
+    assert (board["title"], board["creator"], board["table"], board["expires_at"]) == (
+        "Office cup",
+        made["creator"],
+        "farkle-challenge",
+        made["expires_at"],
+    )
+    assert board["me"]["score"] == finished[0]["score"]
+    assert board["kind"] == "challenge" and board["code"] == code
+
+
+def test_my_challenges_lists_created_and_played_newest_first(client, clock):
+    friend = Client()
+    create(client, title="Mine")
+    clock.shift(datetime.timedelta(minutes=5))
+    theirs = create(friend, title="Theirs")
+    clock.shift(datetime.timedelta(minutes=5))
+    create(friend, title="Not played by me")
+    play_greedy(client, start(client, theirs["code"]))
+    listed = client.get("/api/me/challenges").json()
+    assert [(c["title"], c["created"], c["played"]) for c in listed] == [
+        ("Theirs", False, True),
+        ("Mine", True, False),
+    ]
+    assert listed[0]["my_score"] is not None and listed[1]["my_score"] is None
+    assert Client().get("/api/me/challenges").json() == []
+
+
+def test_my_challenges_query_count_does_not_grow(client, clock, django_assert_num_queries):
+    create(client)
+    with django_assert_num_queries(3):
+        client.get("/api/me/challenges")
+    for _ in range(2):
+        create(client)
+    with django_assert_num_queries(3):
+        assert len(client.get("/api/me/challenges").json()) == 3
+
+
+def rates(**changes):
+    current = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    return override_settings(
+        REST_FRAMEWORK={
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {**current, **changes},
+        }
+    )
+
+
+def test_guessing_codes_is_throttled(client, clock):
+    with rates(challenge_lookup="5/minute"):
+        codes = [client.get(f"/api/challenges/ZZZZZ{c}").status_code for c in "0123456"]
+        refused = client.get("/api/challenges/ZZZZZZ")
+    assert codes == [404] * 5 + [429, 429]
+    assert refused.json()["code"] == "throttled"
+
+
+def test_creating_challenges_is_throttled_per_player(client, clock):
+    with rates(challenge_create="2/hour", challenge_create_address="100/hour"):
+        # The first creates the player (counted by address), the rest count by player.
+        mine = [post(client, "/api/challenges", {}).status_code for _ in range(4)]
+    assert mine == [201, 201, 201, 429]
+    assert Challenge.objects.count() == 3
+
+
+def test_creating_challenges_is_throttled_per_address_whoever_the_player(clock):
+    with rates(challenge_create="100/hour", challenge_create_address="3/hour"):
+        codes = [post(Client(), "/api/challenges", {}).status_code for _ in range(4)]
+    assert codes == [201, 201, 201, 429]
+    assert Challenge.objects.count() == 3
