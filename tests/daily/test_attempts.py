@@ -267,3 +267,15 @@ def test_schema_lists_the_daily_endpoints(client):
 def test_unknown_things_are_json_404s(client, path):
     response = client.get(path)
     assert (response.status_code, response.json()["code"]) == (404, "not_found")
+
+
+def test_a_day_with_my_attempts_costs_the_same_queries_for_1_and_3(
+    client, django_assert_num_queries
+):
+    start_daily(client, DAY)
+    with django_assert_num_queries(4):
+        assert len(client.get(f"/api/daily/{DAY}").json()["my_attempts"]) == 1
+    start_daily(client, DAY)
+    start_daily(client, DAY)
+    with django_assert_num_queries(4):
+        assert len(client.get(f"/api/daily/{DAY}").json()["my_attempts"]) == 3
