@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Re-install only when a requirements file changes.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test bench fmt
+.PHONY: venv run serve test bench fmt
 
 venv: $(STAMP)
 
@@ -21,6 +21,18 @@ run: export CELERY_BROKER_URL :=
 run: venv
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# The production shape on this machine: Postgres, Redis, gunicorn, a Celery worker and one beat.
+# SECRET_KEY and FARKLE_SEED_SECRET must be set (production refuses the public defaults).
+serve: export DEBUG := 0
+serve: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)
+serve: export PATH := $(abspath $(BIN)):$(PATH)
+serve: export CELERY_BROKER_URL := $(or $(CELERY_BROKER_URL),redis://127.0.0.1:6379/0)
+serve: venv
+	$(BIN)/python deploy/ensure_database.py
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/honcho start
 
 # Lint, then every test against Postgres, with production settings (DEBUG off) and known secrets.
 test: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)

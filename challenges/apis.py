@@ -6,6 +6,8 @@ import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -19,10 +21,20 @@ from challenges.models import Challenge
 from daily import selectors as daily_selectors
 from daily import services as daily_services
 from daily.apis.leaderboards import LeaderboardQuerySerializer, leaderboard_data
-from daily.apis.schemas import AttemptSerializer, AttemptSummarySerializer, LeaderboardSerializer
+from daily.apis.schemas import (
+    AttemptSerializer,
+    AttemptSummarySerializer,
+    LeaderboardSerializer,
+    PuzzleSerializer,
+)
+from daily.apis.verify import (
+    VerificationSerializer,
+    VerifyQuerySerializer,
+    verification_response,
+)
 from daily.leaderboard import leaderboard_page
 from daily.players import player_for_request, player_from_request
-from daily.representations import attempt_data, attempt_summary, iso, par, puzzle_status
+from daily.representations import attempt_data, attempt_summary, iso, puzzle_fields
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.errors import ApiError
 
@@ -30,40 +42,27 @@ from farkle_site.errors import ApiError
 def challenge_data(
     request: Request, challenge: Challenge, now: datetime.datetime
 ) -> dict[str, Any]:
+    """A challenge: its puzzle as a day's is shown, with what makes it a challenge."""
     puzzle = challenge.puzzle
-    closed = puzzle_status(puzzle, now) == "closed"
     return {
-        "code": puzzle.code,
+        **puzzle_fields(puzzle, now),
         "display_code": code_display(puzzle.code),
         "url": request.build_absolute_uri(challenge.get_absolute_url()),
         "title": challenge.title,
         "creator": challenge.creator.display_name,
-        "table": puzzle.table,
         "created_at": iso(challenge.created_at),
         "expires_at": iso(puzzle.closes_at),
-        "status": "closed" if closed else "open",
-        "players": puzzle.players,
-        "par": par(puzzle.table),
-        "commitment": puzzle.commitment,
-        # SPEC §5: after expiry the challenge is read-only and its seed is revealed.
-        "revealed_seed": puzzle.seed().hex() if closed else None,
     }
 
 
-class ChallengeSerializer(serializers.Serializer):
+class ChallengeSerializer(PuzzleSerializer):
     code = serializers.CharField()
     display_code = serializers.CharField(help_text="Grouped for reading: K7M-2QX.")
     url = serializers.URLField(help_text="The link to share.")
     title = serializers.CharField(allow_blank=True)
     creator = serializers.CharField()
-    table = serializers.CharField()
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
-    status = serializers.ChoiceField(choices=["open", "closed"])
-    players = serializers.IntegerField()
-    par = serializers.IntegerField()
-    commitment = serializers.CharField()
-    revealed_seed = serializers.CharField(allow_null=True)
 
 
 class ChallengeDetailSerializer(ChallengeSerializer):
@@ -105,6 +104,8 @@ class ChallengesApi(APIView):
         return Response(challenge_data(request, challenge, now), status=status.HTTP_201_CREATED)
 
 
+# An API client that starts from a code gets its CSRF cookie here, as from today's daily.
+@method_decorator(ensure_csrf_cookie, name="get")
 class ChallengeApi(APIView):
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "challenge_lookup"
@@ -137,9 +138,10 @@ class ChallengeAttemptsApi(APIView):
     def post(self, request: Request, code: str) -> Response:
         now = timezone.now()
         challenge = services.challenge_get(code=code)
+        daily_services.attempt_start_allowed(puzzle=challenge.puzzle, now=now)
         player = player_for_request(request._request, now=now)
         attempt = daily_services.attempt_start(player=player, puzzle=challenge.puzzle, now=now)
-        game = daily_services.attempt_game(attempt)
+        game = daily_selectors.attempt_game(attempt)
         return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
 
 
@@ -208,3 +210,16 @@ class ChallengeLeaderboardApi(APIView):
             "expires_at": iso(puzzle.closes_at),
         }
         return Response(ChallengeLeaderboardSerializer(data).data)
+
+
+class VerifyChallengeApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = "challenge_lookup"
+
+    @extend_schema(
+        parameters=[VerifyQuerySerializer],
+        responses=VerificationSerializer,
+        summary="Check an expired challenge: its seed against the commitment, an attempt's throws",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        return verification_response(request, services.challenge_get(code=code).puzzle)

@@ -9,7 +9,8 @@ class Challenge(models.Model):
     """The social side of a challenge puzzle; its code, table and expiry live on the puzzle."""
 
     puzzle = models.OneToOneField(Puzzle, on_delete=models.CASCADE, related_name="challenge")
-    creator = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges")
+    # PROTECT: other players' ranked games belong to the challenge.
+    creator = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="challenges")
     title = models.CharField(max_length=60, blank=True)
     created_at = models.DateTimeField()
 

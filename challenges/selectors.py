@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 
 from challenges.models import Challenge
-from daily.models import Attempt, Player
+from daily.models import Attempt, Player, Puzzle
 
 
 def challenges_of_player(*, player: Player, limit: int = 100) -> list[Challenge]:
-    """Challenges the player created or played, newest first."""
+    """Challenges the player created or played, newest first.
+
+    The two halves are found on their own indexes (the creator's challenges, the player's
+    attempts) and joined by id: an OR across both would scan every challenge.
+    """
+    created = Challenge.objects.filter(creator=player).values("id")
+    played_puzzles = Attempt.objects.filter(
+        player=player, puzzle__kind=Puzzle.Kind.CHALLENGE
+    ).values("puzzle_id")
+    played = Challenge.objects.filter(puzzle_id__in=played_puzzles).values("id")
+    ids = list(created.union(played).values_list("id", flat=True))
     mine = Attempt.objects.filter(puzzle=OuterRef("puzzle"), player=player)
     official = mine.filter(official=True, state=Attempt.State.FINISHED).values("score")[:1]
     return list(
         Challenge.objects.select_related("puzzle", "creator")
+        .filter(id__in=ids)
         .annotate(played=Exists(mine), my_score=Subquery(official))
-        .filter(Q(creator=player) | Q(played=True))
         .order_by("-created_at", "-id")[:limit]
     )

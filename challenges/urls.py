@@ -15,5 +15,8 @@ urlpatterns = [
         apis.ChallengeLeaderboardApi.as_view(),
         name="challenge-leaderboard",
     ),
+    path(
+        "verify/challenges/<str:code>", apis.VerifyChallengeApi.as_view(), name="verify-challenge"
+    ),
     path("me/challenges", apis.MyChallengesApi.as_view(), name="my-challenges"),
 ]

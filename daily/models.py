@@ -26,6 +26,9 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
+    # The browser's own random id (a cookie), so that a double click on a fresh browser finds one
+    # guest rather than creating two; cleared once an account adopts the player.
+    browser_id = models.UUIDField(null=True, blank=True, unique=True)
     created_at = models.DateTimeField()
 
     class Meta:
@@ -60,7 +63,10 @@ class Puzzle(models.Model):
     # Actions are refused from this instant on (SPEC §4: ends_at plus the daily's grace).
     closes_at = models.DateTimeField()
     players = models.PositiveIntegerField(default=0)
+    # Set by the close (SPEC §6) once late games are finalised and ranks frozen: final from then.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The final statistics frozen at close: players, mean, median, best, distribution.
+    final_stats = models.JSONField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -101,7 +107,8 @@ class Attempt(models.Model):
         AWAITING_KEEP = farkle.AWAITING_KEEP
         FINISHED = farkle.FINISHED
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempts")
+    # PROTECT: a ranked attempt is counted in ScoreCount; it never silently disappears.
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="attempts")
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
     official = models.BooleanField()
     actions = models.JSONField(default=list)

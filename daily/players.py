@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
+import uuid
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -13,49 +14,91 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 
 from daily.models import Player
 from daily.names import display_name_clean
+from farkle_site.db import violated
 from farkle_site.errors import ApiError
 
 _ADJECTIVES = (
-    "Brave", "Lucky", "Swift", "Calm", "Bold", "Clever", "Jolly", "Quiet", "Sunny", "Witty",
-    "Nimble", "Merry", "Steady", "Gentle", "Daring", "Eager", "Fancy", "Happy", "Keen", "Mighty",
-    "Noble", "Plucky", "Proud", "Rapid", "Sly", "Spry", "Stout", "Tidy", "Vivid", "Zesty",
+    "Agile", "Amber", "Ample", "Apt", "Ardent", "Azure", "Balmy", "Blithe", "Bold", "Brave",
+    "Breezy", "Bright", "Brisk", "Bubbly", "Buoyant", "Calm", "Candid", "Cheery", "Chipper",
+    "Civil", "Clever", "Cosmic", "Cozy", "Crafty", "Crisp", "Curious", "Dapper", "Daring",
+    "Dashing",
+    "Deft", "Eager", "Earnest", "Easy", "Elated", "Epic", "Fair", "Fancy", "Fearless", "Feisty",
+    "Fleet", "Fond", "Frank", "Free", "Fresh", "Friendly", "Frosty", "Gallant", "Gentle", "Giddy",
+    "Glad", "Golden", "Grand", "Happy", "Hardy", "Hearty", "Honest", "Humble", "Jaunty", "Jolly",
+    "Jovial", "Keen", "Kind", "Lively", "Loyal", "Lucky", "Lunar", "Mellow", "Merry", "Mighty",
+    "Mild", "Modest", "Nimble", "Noble", "Peppy", "Perky", "Placid", "Plucky", "Polite", "Proud",
+    "Quick", "Quiet", "Radiant", "Rapid", "Rosy", "Rustic", "Sage", "Serene", "Sharp", "Shiny",
+    "Silver", "Sincere", "Sleek", "Snappy", "Snug", "Solar", "Spry", "Stellar", "Steady", "Stout",
+    "Sturdy", "Sunny", "Swift", "Tidy", "Trusty", "Upbeat", "Valiant", "Vivid", "Warm", "Wily",
+    "Wise", "Witty", "Zany", "Zesty",
 )  # fmt: skip
 _ANIMALS = (
-    "Badger", "Otter", "Falcon", "Heron", "Lynx", "Marten", "Panda", "Puffin", "Raven", "Stoat",
-    "Tiger", "Walrus", "Beaver", "Bison", "Camel", "Dingo", "Ferret", "Gecko", "Ibis", "Jackal",
-    "Koala", "Lemur", "Moose", "Newt", "Ocelot", "Pelican", "Quail", "Robin", "Seal", "Yak",
+    "Albatross", "Alpaca", "Antelope", "Badger", "Beaver", "Bison", "Bobcat", "Buffalo", "Camel",
+    "Caribou", "Cheetah", "Chipmunk", "Condor", "Corgi", "Cougar", "Coyote", "Crane", "Cricket",
+    "Dingo", "Dolphin", "Donkey", "Dormouse", "Eagle", "Egret", "Elk", "Emu", "Falcon", "Ferret",
+    "Finch", "Flamingo", "Fox", "Gazelle", "Gecko", "Gibbon", "Giraffe", "Goose", "Gopher",
+    "Gorilla", "Grouse", "Hamster", "Hare", "Hedgehog", "Heron", "Hippo", "Ibex", "Ibis", "Iguana",
+    "Impala", "Jackal", "Jaguar", "Kestrel", "Kiwi", "Koala", "Lemur", "Leopard", "Lion", "Llama",
+    "Lobster", "Lynx", "Magpie", "Mallard", "Manatee", "Marmot", "Marten", "Meerkat", "Moth",
+    "Mole", "Moose", "Narwhal", "Newt", "Ocelot", "Octopus", "Okapi", "Orca", "Osprey", "Ostrich",
+    "Otter", "Owl", "Panda", "Panther", "Parrot", "Pelican", "Penguin", "Pika", "Plover", "Puffin",
+    "Quail", "Quokka", "Rabbit", "Raccoon", "Raven", "Reindeer", "Robin", "Salmon", "Seal",
+    "Sparrow", "Squirrel", "Stoat", "Stork", "Swan", "Tapir", "Tiger", "Toucan", "Turtle",
+    "Walrus", "Weasel", "Wombat", "Wren", "Yak", "Zebra",
 )  # fmt: skip
+# Names are drawn at random: once the space is crowded, draws collide more often, so the space
+# (adjectives × animals × 1–99, over a million names) is far larger than any player count we
+# plan for, and a crowded draw falls back to a double adjective rather than failing.
+_DRAWS = 20
+_NAME_CONSTRAINT = "player_display_name_unique_ci"
 
 
-def display_name_generate() -> str:
+def display_name_generate(*, crowded: bool = False) -> str:
     """A friendly random name such as "Brave Badger 42" (at most 24 characters)."""
     number = secrets.randbelow(99) + 1
-    return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)} {number}"
+    animal = secrets.choice(_ANIMALS)
+    adjectives = [secrets.choice(_ADJECTIVES)]
+    if crowded:
+        adjectives.append(secrets.choice(_ADJECTIVES))
+    name = f"{' '.join(adjectives)} {animal} {number}"
+    try:
+        # Two innocent words can meet into a refused one ("Glad Mink" holds "admin").
+        return display_name_clean(name)
+    except ApiError:
+        return display_name_generate(crowded=crowded)
 
 
 def player_create(
-    *, now: datetime.datetime, display_name: str | None = None, user: AbstractBaseUser | None = None
+    *,
+    now: datetime.datetime,
+    display_name: str | None = None,
+    user: AbstractBaseUser | None = None,
+    browser_id: uuid.UUID | None = None,
 ) -> Player:
     """A new player named ``display_name`` (already clean; ApiError ``name_taken`` when held), or
     with a generated name that no one else holds."""
+    fields = {"user": user, "browser_id": browser_id, "created_at": now}
     if display_name is not None:
         try:
             with transaction.atomic():
-                return Player.objects.create(display_name=display_name, user=user, created_at=now)
-        except IntegrityError:
+                return Player.objects.create(display_name=display_name, **fields)
+        except IntegrityError as error:
+            if not violated(error, _NAME_CONSTRAINT):
+                raise
             raise _name_taken(display_name) from None
-    for _ in range(20):
+    for draw in range(_DRAWS * 2):
         try:
             with transaction.atomic():
-                return Player.objects.create(
-                    display_name=display_name_generate(), user=user, created_at=now
-                )
-        except IntegrityError:
-            continue  # The name was taken (case-insensitively): draw another.
-    raise RuntimeError("Could not draw a free display name in 20 tries.")
+                name = display_name_generate(crowded=draw >= _DRAWS)
+                return Player.objects.create(display_name=name, **fields)
+        except IntegrityError as error:
+            if not violated(error, _NAME_CONSTRAINT):
+                raise
+    raise ApiError("busy", "No free player name could be drawn; please try again.")
 
 
 def _name_taken(name: str) -> ApiError:
@@ -79,29 +122,66 @@ def player_rename(*, player: Player, name: str) -> Player:
 def player_from_request(request: HttpRequest) -> Player | None:
     """The player of this browser (its account's, when logged in), or None before its first game."""
     user = getattr(request, "user", None)
+    player = None
     if user is not None and user.is_authenticated:
         player = Player.objects.filter(user=user).first()
         if player is not None:
             player.user = user  # Spares a query to whoever shows the account's name.
-            return player
-    player_id = request.session.get(settings.PLAYER_SESSION_KEY)
-    if player_id is None:
-        return None
-    return Player.objects.select_related("user").filter(pk=player_id).first()
+    if player is None:
+        player_id = request.session.get(settings.PLAYER_SESSION_KEY)
+        if player_id is not None:
+            player = Player.objects.select_related("user").filter(pk=player_id).first()
+    if player is not None:
+        _session_keep_alive(request)
+    return player
+
+
+def _session_keep_alive(request: HttpRequest) -> None:
+    # The session (and its cookie) lasts a year from its last save; saving once a day keeps a
+    # regular player's guest alive for good, without a write on every action.
+    today = timezone.now().date().isoformat()
+    if request.session.get("seen") != today:
+        request.session["seen"] = today
 
 
 def player_for_request(request: HttpRequest, *, now: datetime.datetime) -> Player:
-    """The player of this browser, created and tied to its session on the first game."""
+    """The player of this browser, created and tied to its session on the first game.
+
+    Two first requests of one browser (a double click) carry the same browser cookie and find
+    the same guest: the unique ``browser_id`` decides which of them creates it.
+    """
     player = player_from_request(request)
-    if player is None:
-        player = player_create(now=now)
-        player_bind(request, player)
+    if player is not None:
+        return player
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        # An account whose player was removed gets a new one, still its own.
+        player = player_create(now=now, user=user)
+    else:
+        browser_id = browser_id_of(request)
+        player = Player.objects.filter(browser_id=browser_id).first() if browser_id else None
+        if player is None:
+            try:
+                player = player_create(now=now, browser_id=browser_id)
+            except IntegrityError:
+                # The other first request of this browser created it a moment ago.
+                player = Player.objects.get(browser_id=browser_id)
+    player_bind(request, player)
     return player
+
+
+def browser_id_of(request: HttpRequest) -> uuid.UUID | None:
+    """The browser's id from its cookie (``farkle_site.middleware``), when it has a valid one."""
+    try:
+        return uuid.UUID(request.COOKIES.get(settings.BROWSER_COOKIE_NAME, ""))
+    except ValueError:
+        return None
 
 
 def player_bind(request: HttpRequest, player: Player) -> None:
     """Tie the player to this browser's session."""
     request.session[settings.PLAYER_SESSION_KEY] = player.pk
+    _session_keep_alive(request)
 
 
 def account_username_clean(username: str) -> str:
@@ -158,12 +238,17 @@ def account_player(
     if own is not None:
         own.user = user
         return own
-    # Conditional update: of two tabs signing up at once, only one adopts the guest.
+    # Conditional update: of two tabs signing up at once, only one adopts the guest. The browser
+    # id goes: from now on the account, not the browser, finds this player.
     if (
         player is not None
-        and Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user) == 1
+        and Player.objects.filter(pk=player.pk, user__isnull=True).update(
+            user=user, browser_id=None
+        )
+        == 1
     ):
         player.user = user
+        player.browser_id = None
         return player
     return player_create(now=now, user=user)
 

@@ -113,8 +113,9 @@ def attempt_summary(attempt: Attempt) -> dict[str, Any]:
     }
 
 
-def puzzle_data(puzzle: Puzzle, now: datetime.datetime, attempts: list[Attempt]) -> dict[str, Any]:
-    """A daily as the API shows it, with the caller's attempts on it (official first)."""
+def puzzle_fields(puzzle: Puzzle, now: datetime.datetime) -> dict[str, Any]:
+    """A puzzle as the API shows it, a day's or a challenge's."""
+    status = puzzle_status(puzzle, now)
     return {
         **puzzle_ref(puzzle),
         "table": puzzle.table,
@@ -122,10 +123,14 @@ def puzzle_data(puzzle: Puzzle, now: datetime.datetime, attempts: list[Attempt])
         "opens_at": iso(puzzle.opens_at),
         "ends_at": iso(puzzle.ends_at),
         "closes_at": iso(puzzle.closes_at),
-        "status": puzzle_status(puzzle, now),
+        "status": status,
         "players": puzzle.players,
         "par": par(puzzle.table),
         # SPEC §2: the seed is published once the puzzle is closed, never before.
-        "revealed_seed": puzzle.seed().hex() if puzzle_status(puzzle, now) == "closed" else None,
-        "my_attempts": [attempt_summary(a) for a in attempts],
+        "revealed_seed": puzzle.seed().hex() if status == "closed" else None,
     }
+
+
+def puzzle_data(puzzle: Puzzle, now: datetime.datetime, attempts: list[Attempt]) -> dict[str, Any]:
+    """A puzzle with the caller's attempts on it (official first)."""
+    return {**puzzle_fields(puzzle, now), "my_attempts": [attempt_summary(a) for a in attempts]}

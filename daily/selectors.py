@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import farkle
 from daily.models import Attempt, Player, Puzzle
 
 
@@ -27,3 +28,8 @@ def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt |
     if now >= attempt.puzzle.closes_at and attempt.state == Attempt.State.FINISHED:
         return attempt
     return None
+
+
+def attempt_game(attempt: Attempt) -> farkle.Game:
+    """The attempt's game, replayed from its stored actions."""
+    return farkle.Game.replay(attempt.puzzle.seed(), attempt.actions, attempt.puzzle.table)

@@ -12,6 +12,8 @@ from django.db.models import F
 
 import farkle
 from daily.models import DAILY_GRACE, Attempt, Player, Puzzle, ScoreCount
+from daily.selectors import attempt_game
+from farkle_site.db import violated
 from farkle_site.errors import ApiError
 
 UTC = datetime.UTC
@@ -26,20 +28,24 @@ def day_start(day: datetime.date) -> datetime.datetime:
     return datetime.datetime.combine(day, datetime.time(), tzinfo=UTC)
 
 
-def daily_get_or_create(*, day: datetime.date, now: datetime.datetime) -> Puzzle:
-    """The daily of ``day``, created on first use; ApiError ``not_found`` for a day not yet begun
-    (whatever the client's clock says) or before the first day."""
-    if day > day_of(now) or day < settings.FARKLE_FIRST_DAY:
-        raise ApiError("not_found", f"There is no daily for {day.isoformat()}.")
-    puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
-    if puzzle is not None:
-        return puzzle
+def first_day() -> datetime.date:
+    """The first date with a daily (an operator's setting)."""
+    return settings.FARKLE_FIRST_DAY
+
+
+def daily_create(*, day: datetime.date) -> bool:
+    """Create the daily of ``day`` with its commitment unless it exists; True when created.
+
+    Two creators may race (the request path and the rollover): the unique constraint keeps one
+    row and the other creator finds it.
+    """
+    if Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).exists():
+        return False
     seed = farkle.daily_seed(settings.FARKLE_SEED_SECRET.encode(), day)
     ends_at = day_start(day + datetime.timedelta(days=1))
     try:
-        # Two first requests may race: the unique constraint keeps one row, the loser reads it.
         with transaction.atomic():
-            return Puzzle.objects.create(
+            Puzzle.objects.create(
                 kind=Puzzle.Kind.DAILY,
                 day=day,
                 table=farkle.DEFAULT_TABLE,
@@ -49,18 +55,31 @@ def daily_get_or_create(*, day: datetime.date, now: datetime.datetime) -> Puzzle
                 closes_at=ends_at + DAILY_GRACE,
             )
     except IntegrityError:
-        return Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
+        return False
+    return True
+
+
+def daily_get_or_create(*, day: datetime.date, now: datetime.datetime) -> Puzzle:
+    """The daily of ``day``, created on first use exactly as the rollover would; ApiError
+    ``not_found`` for a day not yet begun (whatever the client's clock says) or before the first
+    day."""
+    if day > day_of(now) or day < first_day():
+        raise ApiError("not_found", f"There is no daily for {day.isoformat()}.")
+    puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
+    if puzzle is None:
+        daily_create(day=day)
+        puzzle = Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
+    return puzzle
 
 
 def _closed_code(puzzle: Puzzle) -> str:
     return "day_closed" if puzzle.kind == Puzzle.Kind.DAILY else "challenge_closed"
 
 
-def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
-    """Start an attempt: the player's first on an open puzzle is official, any later one practice.
+def attempt_start_allowed(*, puzzle: Puzzle, now: datetime.datetime) -> None:
+    """Raise ApiError unless the puzzle takes new attempts now: open, or a daily's archive.
 
-    A closed daily is played from the archive, as practice and without a deadline; during the
-    grace after a daily ends, and after a challenge expires, nothing new starts.
+    Checked before anything is written (not even a guest player is created for a refusal).
     """
     if now < puzzle.opens_at:
         raise ApiError("not_found", "This puzzle has not opened yet.")
@@ -68,6 +87,17 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
         now >= puzzle.closes_at and puzzle.kind != Puzzle.Kind.DAILY
     ):
         raise ApiError(_closed_code(puzzle), "This puzzle is closed to new attempts.")
+
+
+def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
+    """Start an attempt: the player's first on an open puzzle is official, any later one practice.
+
+    A closed daily is played from the archive, as practice and without a deadline; during the
+    grace after a daily ends, and after a challenge expires, nothing new starts. While the
+    official game is unfinished no practice starts: it would show the official game's coming
+    throws (the dice depend only on the turn and the throw).
+    """
+    attempt_start_allowed(puzzle=puzzle, now=now)
     open_now = now < puzzle.ends_at
     fields = {
         "player": player,
@@ -77,21 +107,25 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
         "updated_at": now,
         "deadline": puzzle.closes_at if open_now else None,
     }
-    if open_now:
-        try:
-            # The partial unique index decides between two simultaneous first starts.
-            with transaction.atomic():
-                attempt = Attempt.objects.create(official=True, **fields)
-                Puzzle.objects.filter(pk=puzzle.pk).update(players=F("players") + 1)
-                return attempt
-        except IntegrityError:
-            pass
+    if not open_now:
+        return Attempt.objects.create(official=False, **fields)
+    try:
+        # The partial unique index decides between two simultaneous first starts.
+        with transaction.atomic():
+            attempt = Attempt.objects.create(official=True, **fields)
+            Puzzle.objects.filter(pk=puzzle.pk).update(players=F("players") + 1)
+            return attempt
+    except IntegrityError as error:
+        if not violated(error, "attempt_one_official_per_player_and_puzzle"):
+            raise
+    official = Attempt.objects.get(player=player, puzzle=puzzle, official=True)
+    if official.state != Attempt.State.FINISHED:
+        raise ApiError(
+            "wrong_state",
+            "Finish your official game first; practice opens once it is over.",
+            attempt_id=official.pk,
+        )
     return Attempt.objects.create(official=False, **fields)
-
-
-def attempt_game(attempt: Attempt) -> farkle.Game:
-    """The attempt's game, replayed from its stored actions."""
-    return farkle.Game.replay(attempt.puzzle.seed(), attempt.actions, attempt.puzzle.table)
 
 
 def attempt_act(
@@ -149,13 +183,15 @@ def attempt_act(
     return attempt, game
 
 
-def score_count_add(*, puzzle: Puzzle, score: int) -> None:
-    """Count one more official finished attempt with ``score`` (inside the caller's transaction)."""
-    if ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + 1):
+def score_count_add(*, puzzle: Puzzle, score: int, count: int = 1) -> None:
+    """Count ``count`` more official finished attempts with ``score`` (inside the caller's
+    transaction)."""
+    counted = ScoreCount.objects.filter(puzzle=puzzle, score=score)
+    if counted.update(count=F("count") + count):
         return
     try:
         with transaction.atomic():
-            ScoreCount.objects.create(puzzle=puzzle, score=score, count=1)
+            ScoreCount.objects.create(puzzle=puzzle, score=score, count=count)
     except IntegrityError:
         # Another finish created the row first: count on it.
-        ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + 1)
+        counted.update(count=F("count") + count)

@@ -4,6 +4,7 @@ from daily.apis import attempts
 from daily.apis import players as player_apis
 from daily.apis import rules as rules_apis
 from daily.apis.leaderboards import DailyLeaderboardApi
+from daily.apis.verify import VerifyDailyApi
 
 urlpatterns = [
     path("daily/today", attempts.DailyTodayApi.as_view(), name="daily-today"),
@@ -25,4 +26,5 @@ urlpatterns = [
     path("auth/login", player_apis.LoginApi.as_view(), name="auth-login"),
     path("auth/logout", player_apis.LogoutApi.as_view(), name="auth-logout"),
     path("rules", rules_apis.RulesApi.as_view(), name="rules"),
+    path("verify/daily/<str:day>", VerifyDailyApi.as_view(), name="verify-daily"),
 ]

@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.schedules import crontab
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "farkle_site.settings")
 
@@ -11,3 +12,24 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 # Schedules are read in UTC, like the daily that changes at 00:00 UTC (SPEC §6).
 app.conf.update(enable_utc=True, timezone="UTC")
 app.autodiscover_tasks()
+
+# Every schedule of the site, in one place. All three run the same idempotent reconcile: the
+# first opens the new day on the stroke of midnight, the second closes yesterday once its
+# 90-second grace is over, the third catches up whatever beat missed (SPEC §6).
+app.conf.beat_schedule = {
+    "open-the-new-day": {
+        "task": "daily.reconcile",
+        "schedule": crontab(minute=0, hour=0),
+        "options": {"expires": 15 * 60},
+    },
+    "close-yesterday": {
+        "task": "daily.reconcile",
+        "schedule": crontab(minute=2, hour=0),
+        "options": {"expires": 15 * 60},
+    },
+    "reconcile": {
+        "task": "daily.reconcile",
+        "schedule": 5 * 60,
+        "options": {"expires": 5 * 60},
+    },
+}

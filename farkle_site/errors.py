@@ -31,9 +31,11 @@ STATUS_OF_CODE = {
     "stale_step": status.HTTP_409_CONFLICT,
     "finished": status.HTTP_409_CONFLICT,
     "day_closed": status.HTTP_409_CONFLICT,
+    "not_revealed": status.HTTP_409_CONFLICT,
     "challenge_closed": status.HTTP_409_CONFLICT,
     "forbidden": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
+    "busy": status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 
 

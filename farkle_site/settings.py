@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "farkle_site.middleware.BrowserIdMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -121,6 +122,8 @@ LANGUAGES = [
 ]
 USE_I18N = True
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Numbers in pages grouped the language's way: 10,000 in English, 10 000 in French.
+USE_THOUSAND_SEPARATOR = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -149,6 +152,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PARSER_CLASSES": ["farkle_site.drf.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # ASCII escapes: a lone surrogate echoed back in an error message cannot break the encoding.
+    "UNICODE_JSON": False,
     "EXCEPTION_HANDLER": "farkle_site.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Client addresses come from X-Forwarded-For only through this many trusted proxies; with 0,
@@ -173,6 +178,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 # A guest player lives in the browser's session for a year (SPEC §3).
 PLAYER_SESSION_KEY = "farkle_player_id"
 SESSION_COOKIE_AGE = 365 * 24 * 60 * 60
+BROWSER_COOKIE_NAME = "farkle_browser"
 
 # Throttle counters: Redis when several processes serve the site, else each process's memory.
 CACHE_URL = env_str("CACHE_URL")
@@ -198,17 +204,21 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # validatorUrl null: no badge fetched from the public Swagger validator.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
-    # A daily has a grace between open and closed; a challenge closes at its expiry.
-    "ENUM_NAME_OVERRIDES": {
-        "PuzzleStatusEnum": ["open", "grace", "closed"],
-        "ChallengeStatusEnum": ["open", "closed"],
-    },
+    "ENUM_NAME_OVERRIDES": {"PuzzleStatusEnum": ["open", "grace", "closed"]},
 }
 
 # Without a broker, tasks run in-process when queued, so the site needs no worker in development.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
+# Results are optional (the rollover's report is logged); set a backend to read them.
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND")
+CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
+# A cron entry missed while beat was down runs once on restart if it is at most this old; older
+# ones are left to the periodic reconcile, which catches up any number of days anyway.
+CELERY_BEAT_CRON_STARTING_DEADLINE = 6 * 60 * 60
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 LOG_LEVEL = (env_str("LOG_LEVEL") or "INFO").upper()
 LOGGING = {

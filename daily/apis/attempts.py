@@ -34,6 +34,11 @@ def parse_day(text: str) -> datetime.date:
     raise ApiError("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).")
 
 
+def day_or_today(text: str, now: datetime.datetime) -> datetime.date:
+    """A date from the URL, where ``today`` means the UTC date of ``now``."""
+    return services.day_of(now) if text == "today" else parse_day(text)
+
+
 def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:
     puzzle = services.daily_get_or_create(day=day, now=now)
     player = player_from_request(request)
@@ -67,10 +72,11 @@ class DailyAttemptsApi(APIView):
     )
     def post(self, request: Request, day: str) -> Response:
         now = timezone.now()
-        puzzle = services.daily_get_or_create(day=parse_day(day), now=now)
+        puzzle = services.daily_get_or_create(day=day_or_today(day, now), now=now)
+        services.attempt_start_allowed(puzzle=puzzle, now=now)
         player = player_for_request(request._request, now=now)
         attempt = services.attempt_start(player=player, puzzle=puzzle, now=now)
-        game = services.attempt_game(attempt)
+        game = selectors.attempt_game(attempt)
         return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
 
 
@@ -82,7 +88,7 @@ class AttemptApi(APIView):
         )
         if attempt is None:
             raise ApiError("not_found", "No such attempt.")
-        return Response(attempt_data(attempt, services.attempt_game(attempt)))
+        return Response(attempt_data(attempt, selectors.attempt_game(attempt)))
 
 
 class AttemptActionsApi(APIView):

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from daily import services
 from daily.apis import schemas
-from daily.apis.attempts import parse_day
+from daily.apis.attempts import day_or_today
 from daily.leaderboard import Leaderboard, leaderboard_page
 from daily.models import Puzzle
 from daily.players import player_from_request
@@ -53,7 +53,7 @@ class DailyLeaderboardApi(APIView):
         query = LeaderboardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         now = timezone.now()
-        puzzle = services.daily_get_or_create(day=parse_day(day), now=now)
+        puzzle = services.daily_get_or_create(day=day_or_today(day, now), now=now)
         board = leaderboard_page(
             puzzle=puzzle,
             page=query.validated_data["page"],

@@ -67,18 +67,23 @@ class AttemptSummarySerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class DailySerializer(serializers.Serializer):
-    kind = serializers.CharField()
-    date = serializers.DateField()
+class PuzzleSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["daily", "challenge"])
     table = serializers.CharField()
     commitment = serializers.CharField(help_text="SHA-256 of the seed, hex.")
     opens_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField()
-    closes_at = serializers.DateTimeField(help_text="ends_at plus the grace for late actions.")
+    ends_at = serializers.DateTimeField(help_text="Official play ends.")
+    closes_at = serializers.DateTimeField(
+        help_text="Actions are refused from here: ends_at plus a daily's grace."
+    )
     status = serializers.ChoiceField(choices=["open", "grace", "closed"])
-    players = serializers.IntegerField()
-    par = serializers.IntegerField()
-    revealed_seed = serializers.CharField(allow_null=True)
+    players = serializers.IntegerField(help_text="Official attempts started.")
+    par = serializers.IntegerField(help_text="Expected score of ten turns played optimally.")
+    revealed_seed = serializers.CharField(allow_null=True, help_text="Hex, once closed.")
+
+
+class DailySerializer(PuzzleSerializer):
+    date = serializers.DateField()
     my_attempts = AttemptSummarySerializer(many=True)
 
 

@@ -87,11 +87,26 @@ def test_two_players_see_the_same_first_throw_of_every_turn(client):
 
 
 def test_first_attempt_is_official_and_later_ones_practice(client):
-    first = start_daily(client, DAY)
+    first = play_greedy(client, start_daily(client, DAY))
     second = start_daily(client, DAY)
     day = client.get("/api/daily/today").json()
     assert (first["official"], second["official"], day["players"]) == (True, False, 1)
     assert [a["official"] for a in day["my_attempts"]] == [True, False]
+
+
+def test_no_practice_while_the_official_game_is_unfinished(client):
+    # A practice game on the same dice would show the official game's coming throws.
+    official = start_daily(client, DAY)
+    refused = post(client, f"/api/daily/{DAY}/attempts")
+    assert (refused.status_code, refused.json()) == (
+        409,
+        {
+            "detail": "Finish your official game first; practice opens once it is over.",
+            "code": "wrong_state",
+            "attempt_id": official["id"],
+        },
+    )
+    assert Attempt.objects.count() == 1
 
 
 def test_attempt_state_shows_only_what_was_thrown(client):
@@ -272,10 +287,10 @@ def test_unknown_things_are_json_404s(client, path):
 def test_a_day_with_my_attempts_costs_the_same_queries_for_1_and_3(
     client, django_assert_num_queries
 ):
-    start_daily(client, DAY)
+    play_greedy(client, start_daily(client, DAY))
     with django_assert_num_queries(4):
         assert len(client.get(f"/api/daily/{DAY}").json()["my_attempts"]) == 1
-    start_daily(client, DAY)
+    play_greedy(client, start_daily(client, DAY))
     start_daily(client, DAY)
     with django_assert_num_queries(4):
         assert len(client.get(f"/api/daily/{DAY}").json()["my_attempts"]) == 3

@@ -8,7 +8,7 @@ import time_machine
 from django.db import connection
 from django.test import Client
 
-from daily.models import Attempt
+from daily.models import Attempt, Player
 
 from .helpers import act, post, start_daily
 
@@ -44,9 +44,17 @@ def test_simultaneous_starts_give_exactly_one_official_attempt(client):
     first = start_daily(client, DAY)
     Attempt.objects.filter(pk=first["id"]).delete()
     responses = race(4, lambda: post(client, f"/api/daily/{DAY}/attempts"))
-    assert sorted(r.status_code for r in responses) == [201] * 4
-    assert sorted(r.json()["official"] for r in responses) == [False, False, False, True]
-    assert Attempt.objects.filter(official=True).count() == 1
+    # One official game; the others are refused while it is unfinished (no practice peeking).
+    assert sorted(r.status_code for r in responses) == [201, 409, 409, 409]
+    assert Attempt.objects.get().official
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_double_click_on_a_fresh_browser_makes_one_player(client):
+    client.get("/api/daily/today")  # the page load: CSRF and browser cookies
+    responses = race(2, lambda: post(client, f"/api/daily/{DAY}/attempts"))
+    assert sorted(r.status_code for r in responses) == [201, 409]
+    assert (Player.objects.count(), Attempt.objects.count()) == (1, 1)
 
 
 @time_machine.travel(NOON, tick=False)

@@ -1,8 +1,8 @@
 import datetime
+from types import SimpleNamespace
 
 import pytest
 import time_machine
-from django.conf import settings
 from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,6 +18,7 @@ from daily.leaderboard import (
     player_standing,
 )
 from daily.models import Attempt, Player, Puzzle
+from daily.players import player_bind
 from daily.services import daily_get_or_create, score_count_add
 
 from .helpers import play_greedy, start_daily
@@ -73,7 +74,7 @@ def finish(
 def as_player(client: Client, player: Player) -> Client:
     """Tie the client's session to a player, as its first game would."""
     session = client.session
-    session[settings.PLAYER_SESSION_KEY] = player.pk
+    player_bind(SimpleNamespace(session=session), player)
     session.save()
     return client
 

@@ -1,4 +1,5 @@
 import datetime
+from types import SimpleNamespace
 
 import pytest
 import time_machine
@@ -7,7 +8,7 @@ from django.test import Client
 
 from daily.apis import schemas
 from daily.models import Attempt, Player, Puzzle
-from daily.players import player_create
+from daily.players import player_bind, player_create
 from daily.services import daily_get_or_create, day_start
 from daily.stats import HISTORY_LENGTH, player_stats, streaks
 
@@ -72,7 +73,7 @@ def guest(client: Client, name: str = "Lucky Otter") -> Player:
     """A player tied to the test client's session."""
     player = player_create(now=NOON, display_name=name)
     session = client.session
-    session[settings.PLAYER_SESSION_KEY] = player.pk
+    player_bind(SimpleNamespace(session=session), player)
     session.save()
     return player
 
@@ -240,7 +241,8 @@ def test_me_after_a_game(client):
 
 def test_me_practice_does_not_count(client):
     start_daily(client, DAY)
-    practice = play_greedy(client, start_daily(client, DAY))
+    # Yesterday's daily, closed, is played from the archive: practice.
+    practice = play_greedy(client, start_daily(client, "2026-11-28"))
 
     stats = client.get("/api/me").json()["stats"]
 

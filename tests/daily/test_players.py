@@ -112,10 +112,18 @@ def test_display_name_clean_bad_names(name, detail):
 
 
 def test_display_name_generate_every_name_is_valid():
-    names = [f"{a} {b} {n}" for a in _ADJECTIVES for b in _ANIMALS for n in range(1, 100)]
+    # Numbers are one or two digits: checking 1 and 99 with every pair of words covers them.
+    names = [f"{a} {b} {n}" for a in _ADJECTIVES for b in _ANIMALS for n in (1, 99)]
 
     assert [name for name in names if display_name_clean(name) != name] == []
     assert max(len(name) for name in names) <= 24
+
+
+def test_display_name_generate_crowded_names_are_valid_too():
+    names = [display_name_generate(crowded=True) for _ in range(300)]
+
+    assert [name for name in names if display_name_clean(name) != name] == []
+    assert all(len(name.split(" ")) == 4 for name in names)
 
 
 def test_display_name_generate_draws_from_the_lists():

@@ -60,11 +60,13 @@ def rates(settings, **changes):
 
 
 def test_starting_attempts_is_throttled_per_player(client, settings):
+    # Yesterday's daily is closed: each start is an archive game, never refused for its state.
+    yesterday = "2026-11-28"
     with rates(settings, attempt_start="2/minute"):
         # The first start creates the player (counted by address), the rest count by player.
-        codes = [post(client, f"/api/daily/{DAY}/attempts").status_code for _ in range(4)]
-        refused = post(client, f"/api/daily/{DAY}/attempts")
-        other_player = post(Client(), f"/api/daily/{DAY}/attempts")
+        codes = [post(client, f"/api/daily/{yesterday}/attempts").status_code for _ in range(4)]
+        refused = post(client, f"/api/daily/{yesterday}/attempts")
+        other_player = post(Client(), f"/api/daily/{yesterday}/attempts")
     assert codes == [201, 201, 201, 429]
     assert refused.json() == {
         "detail": refused.json()["detail"],

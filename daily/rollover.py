@@ -1,0 +1,120 @@
+"""The rollover (SPEC §6): open the new day, close every puzzle whose time is over.
+
+Every function here is idempotent and keeps its state in Postgres: a close claims its puzzle
+under a row lock and marks it closed in the same transaction, so a second run, late or at the
+same time (two beats by mistake, a retried task), finds nothing left to do and says so.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+from django.db import transaction
+
+from daily import services
+from daily.leaderboard import score_counts, score_distribution
+from daily.models import Attempt, Puzzle
+
+# How far back a reconcile creates dailies nobody opened, when none exists at all yet.
+_FIRST_RUN_LOOKBACK = datetime.timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class Closed:
+    """What closing one puzzle did."""
+
+    puzzle: str
+    finalised: int
+    players: int
+
+
+@dataclass
+class Report:
+    """What a rollover or a reconcile did; empty when there was nothing to do."""
+
+    opened: list[str] = field(default_factory=list)
+    closed: list[Closed] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        if not self.opened and not self.closed:
+            return "Nothing to do: every due puzzle is open or closed already."
+        lines = [f"opened {name}" for name in self.opened]
+        lines += [
+            f"closed {c.puzzle}: {c.players} ranked, {c.finalised} unfinished finalised"
+            for c in self.closed
+        ]
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
+    """Close a puzzle whose actions are over: finalise its unfinished attempts with their banked
+    score, freeze ranks, percentiles and the statistics. None when it is not due or already
+    closed."""
+    with transaction.atomic():
+        puzzle = (
+            Puzzle.objects.select_for_update()
+            .filter(pk=puzzle_id, closed_at__isnull=True, closes_at__lte=now)
+            .first()
+        )
+        if puzzle is None:
+            return None
+        # Lock the unfinished games: an action already in flight at the deadline finishes
+        # (and counts its own score) before the close reads them.
+        unfinished = list(
+            Attempt.objects.select_for_update()
+            .filter(puzzle=puzzle, deadline__isnull=False)
+            .exclude(state=Attempt.State.FINISHED)
+            .values_list("id", "official", "score")
+        )
+        # SPEC §4: at close an unfinished game keeps what it banked; points at risk are lost.
+        Attempt.objects.filter(id__in=[row[0] for row in unfinished]).update(
+            state=Attempt.State.FINISHED,
+            finished_at=puzzle.closes_at,
+            finalised_at_close=True,
+            updated_at=now,
+        )
+        for score, count in Counter(s for _, official, s in unfinished if official).items():
+            services.score_count_add(puzzle=puzzle, score=score, count=count)
+        counts = score_counts(puzzle=puzzle)
+        ranked = Attempt.objects.filter(puzzle=puzzle, official=True, state=Attempt.State.FINISHED)
+        # One statement per distinct score (a few hundred), each on the leaderboard's index.
+        for score in counts.scores:
+            ranked.filter(score=score).update(
+                rank=counts.rank(score), percentile=counts.percentile(score)
+            )
+        puzzle.final_stats = {
+            "players": counts.total,
+            **asdict(score_distribution(counts=counts)),
+        }
+        puzzle.closed_at = now
+        puzzle.save(update_fields=["final_stats", "closed_at"])
+    return Closed(puzzle=str(puzzle), finalised=len(unfinished), players=counts.total)
+
+
+def reconcile(*, now: datetime.datetime) -> Report:
+    """Open today's daily and every missing day before it; close every puzzle that is due, oldest
+    first, however many were missed."""
+    report = Report()
+    today = services.day_of(now)
+    latest = (
+        Puzzle.objects.filter(kind=Puzzle.Kind.DAILY).order_by("-day").values_list("day", flat=True)
+    ).first()
+    day = latest + datetime.timedelta(days=1) if latest else today - _FIRST_RUN_LOOKBACK
+    day = max(day, services.first_day())
+    while day <= today:
+        if services.daily_create(day=day):
+            report.opened.append(f"daily {day.isoformat()}")
+        day += datetime.timedelta(days=1)
+    due = Puzzle.objects.filter(closed_at__isnull=True, closes_at__lte=now).order_by(
+        "closes_at", "id"
+    )
+    for puzzle_id in due.values_list("id", flat=True):
+        closed = puzzle_close(puzzle_id=puzzle_id, now=now)
+        if closed is not None:
+            report.closed.append(closed)
+    return report

@@ -1,0 +1,32 @@
+"""Celery tasks of the rollover: thin wrappers around the idempotent ``daily.rollover``."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from celery import shared_task
+from django.db import DatabaseError
+from django.utils import timezone
+
+from daily.rollover import reconcile
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(
+    name="daily.reconcile",
+    # Safe to run again: a task lost with its worker is redelivered rather than dropped.
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=8,
+)
+def reconcile_task(at: str | None = None) -> dict:
+    """Open today's daily, close every due puzzle; ``at`` (ISO 8601) replaces the clock."""
+    now = datetime.datetime.fromisoformat(at) if at else timezone.now()
+    report = reconcile(now=now)
+    logger.info("Rollover at %s: %s", now.isoformat(), str(report).replace("\n", "; "))
+    return report.as_dict()

@@ -1,0 +1,32 @@
+"""Middleware of the site."""
+
+import uuid
+
+from django.conf import settings
+
+from daily.players import browser_id_of
+
+
+class BrowserIdMiddleware:
+    """Give every browser a random id cookie on its first visit.
+
+    A guest player is created by the browser's first game; two first requests at once (a double
+    click, two tabs) would otherwise create two players, each with an official attempt. With the
+    id, they find one player (``daily.players.player_for_request``).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if browser_id_of(request) is None:
+            response.set_cookie(
+                settings.BROWSER_COOKIE_NAME,
+                str(uuid.uuid4()),
+                max_age=settings.SESSION_COOKIE_AGE,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+        return response

@@ -1,0 +1,248 @@
+import datetime
+import threading
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+
+import farkle
+from daily.models import Attempt, Puzzle, ScoreCount
+from daily.rollover import puzzle_close, reconcile
+
+from .helpers import act, play_greedy, post, start_daily
+
+UTC = datetime.UTC
+DAY = "2026-11-29"
+
+pytestmark = pytest.mark.django_db
+
+
+def at(hour, minute, second=0, micro=0, day=29, month=11):
+    return datetime.datetime(2026, month, day, hour, minute, second, micro, tzinfo=UTC)
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(at(12, 0), tick=False) as traveller:
+        yield traveller
+
+
+def daily(day: str) -> Puzzle:
+    return Puzzle.objects.get(kind="daily", day=day)
+
+
+@pytest.mark.parametrize(
+    ("instant", "opened", "closed"),
+    [
+        (at(23, 59, 59), [], []),
+        (at(0, 0, 0, day=30), ["daily 2026-11-30"], []),
+        (at(0, 1, 29, 999_999, day=30), ["daily 2026-11-30"], []),
+        (at(0, 1, 30, day=30), ["daily 2026-11-30"], ["daily 2026-11-29"]),
+    ],
+)
+def test_rollover_around_midnight(client, clock, instant, opened, closed):
+    start_daily(client, DAY)
+    report = reconcile(now=instant)
+    assert (report.opened, [c.puzzle for c in report.closed]) == (opened, closed)
+    assert (daily(DAY).closed_at is not None) == bool(closed)
+
+
+def test_close_finalises_unfinished_games_with_their_banked_score(client, clock):
+    finisher, quitter, idler = client, Client(), Client()
+    done = play_greedy(finisher, start_daily(finisher, DAY))
+    # The quitter banks one turn, then leaves points at risk mid-turn.
+    attempt = start_daily(quitter, DAY)
+    while attempt["turn"] == 1:
+        if attempt["state"] == "awaiting_roll":
+            attempt = act(quitter, attempt, {"action": "roll"}).json()
+        else:
+            best = max(attempt["keep_options"], key=lambda o: o["score"])
+            attempt = act(
+                quitter, attempt, {"action": "keep", "dice": best["dice"], "then": "bank"}
+            ).json()
+    banked = attempt["score"]
+    attempt = act(quitter, attempt, {"action": "roll"}).json()
+    start_daily(idler, DAY)
+    practice = start_daily(finisher, DAY)
+
+    closed = puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
+
+    assert (closed.finalised, closed.players) == (3, 3)
+    rows = {
+        a.pk: (a.state, a.score, a.finalised_at_close, a.finished_at) for a in Attempt.objects.all()
+    }
+    close = at(0, 1, 30, day=30)
+    assert rows[attempt["id"]] == ("finished", banked, True, close)
+    assert rows[practice["id"]][:3] == ("finished", 0, True)
+    assert rows[done["id"]][:3] == ("finished", done["score"], False)
+    counts = dict(ScoreCount.objects.values_list("score", "count"))
+    assert sum(counts.values()) == 3 and counts[banked] >= 1
+
+
+def test_close_freezes_ranks_percentiles_and_statistics(clock):
+    puzzle = Puzzle.objects.get(pk=_day_with_scores([900, 500, 500, 100]))
+    puzzle_close(puzzle_id=puzzle.pk, now=at(0, 1, 30, day=30))
+    ranked = sorted(
+        Attempt.objects.filter(official=True).values_list("score", "rank", "percentile"),
+        reverse=True,
+    )
+    assert ranked == [(900, 1, 100.0), (500, 2, 33.3), (500, 2, 33.3), (100, 4, 0.0)]
+    puzzle.refresh_from_db()
+    assert (puzzle.final_stats["players"], puzzle.final_stats["best"]) == (4, 900)
+    assert (puzzle.final_stats["mean"], puzzle.final_stats["median"]) == (500.0, 500.0)
+    assert puzzle.closed_at == at(0, 1, 30, day=30)
+
+
+def _day_with_scores(scores: list[int]) -> int:
+    """A daily whose official attempts finished with these scores (set directly: fast)."""
+    from daily import services
+    from daily.players import player_create
+
+    puzzle = services.daily_get_or_create(day=datetime.date(2026, 11, 29), now=at(12, 0))
+    for i, score in enumerate(scores):
+        player = player_create(now=at(12, 0))
+        Attempt.objects.create(
+            player=player,
+            puzzle=puzzle,
+            official=True,
+            state="finished",
+            score=score,
+            started_at=at(12, 0),
+            updated_at=at(12, i),
+            finished_at=at(12, i),
+            deadline=puzzle.closes_at,
+        )
+        services.score_count_add(puzzle=puzzle, score=score)
+    return puzzle.pk
+
+
+def test_close_twice_changes_nothing_the_second_time(client, clock):
+    start_daily(client, DAY)
+    first = reconcile(now=at(0, 2, day=30))
+    rows = list(Attempt.objects.values())
+    second = reconcile(now=at(0, 7, day=30))
+    assert (len(first.closed), second.closed, second.opened) == (1, [], [])
+    assert str(second) == "Nothing to do: every due puzzle is open or closed already."
+    assert list(Attempt.objects.values()) == rows
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_closes_at_the_same_time_close_once(client):
+    with time_machine.travel(at(12, 0), tick=False):
+        start_daily(client, DAY)
+        start_daily(Client(), DAY)
+        puzzle_id = daily(DAY).pk
+        barrier = threading.Barrier(2)
+        results = []
+
+        def close():
+            try:
+                barrier.wait()
+                results.append(puzzle_close(puzzle_id=puzzle_id, now=at(0, 2, day=30)))
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=close) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    done = [r for r in results if r is not None]
+    assert (len(results), len(done), done[0].finalised) == (2, 1, 2)
+    assert sum(ScoreCount.objects.values_list("count", flat=True)) == 2
+
+
+def test_reconcile_after_three_missed_days_catches_up_in_order(client, clock):
+    for day in ("2026-11-26", "2026-11-27"):
+        clock.move_to(datetime.datetime.fromisoformat(f"{day}T12:00:00Z"))
+        start_daily(client, day)
+    # Beat was down from the 27th at noon until the 30th at 09:00.
+    report = reconcile(now=at(9, 0, day=30))
+    assert report.opened == ["daily 2026-11-28", "daily 2026-11-29", "daily 2026-11-30"]
+    assert [c.puzzle for c in report.closed] == [
+        "daily 2026-11-26",
+        "daily 2026-11-27",
+        "daily 2026-11-28",
+        "daily 2026-11-29",
+    ]
+    assert reconcile(now=at(9, 5, day=30)).closed == []
+
+
+def test_closed_day_reads_final_results(client, clock):
+    attempt = play_greedy(client, start_daily(client, DAY))
+    clock.move_to(at(0, 1, 30, day=30))
+    before = client.get(f"/api/daily/{DAY}/leaderboard").json()
+    reconcile(now=at(0, 1, 30, day=30))
+    after = client.get(f"/api/daily/{DAY}/leaderboard").json()
+    assert (before["final"], after["final"]) == (False, True)
+    assert after["entries"][0]["attempt"] == attempt["id"]
+    me = client.get("/api/me").json()
+    assert (me["history"][0]["rank"], me["history"][0]["percentile"]) == (1, None)
+
+
+def test_expired_challenges_are_closed_the_same_way(client, clock):
+    code = post(client, "/api/challenges", {"days": 1}).json()["code"]
+    post(client, f"/api/challenges/{code}/attempts")
+    report = reconcile(now=at(12, 0, day=30))
+    assert [c.puzzle for c in report.closed][-1] == f"challenge {code}"
+    challenge = Puzzle.objects.get(code=code)
+    assert challenge.closed_at == at(12, 0, day=30)
+    assert Attempt.objects.get(puzzle=challenge).finalised_at_close
+
+
+def streak(client) -> tuple[int, int]:
+    stats = client.get("/api/me").json()["stats"]
+    return stats["current_streak"], stats["best_streak"]
+
+
+def test_streaks_across_a_gap_a_practice_only_day_and_an_archive_game(client, clock):
+    def play(day):
+        clock.move_to(datetime.datetime.fromisoformat(f"{day}T12:00:00Z"))
+        return play_greedy(client, start_daily(client, day))
+
+    for day in ("2026-11-20", "2026-11-21", "2026-11-22"):
+        play(day)
+    # The 23rd is missed; the 24th and 25th are played, the 25th twice (the second is practice).
+    for day in ("2026-11-24", "2026-11-25", "2026-11-25"):
+        play(day)
+    assert streak(client) == (2, 3)
+    # On the 26th the 23rd is played from the archive: practice, so the 26th has no official
+    # game and the 23rd stays a gap.
+    clock.move_to(at(12, 0, day=26))
+    archive = play_greedy(client, start_daily(client, "2026-11-23"))
+    assert archive["official"] is False
+    reconcile(now=at(12, 0, day=26))
+    assert streak(client) == (2, 3)
+    # The streak survives the 26th until it ends: the 26th can still be played.
+    clock.move_to(at(0, 0, day=27))
+    assert streak(client) == (0, 3)
+
+
+def test_rollover_command_prints_what_it_did(client, clock, capsys):
+    start_daily(client, DAY)
+    call_command("rollover", "--at", "2026-11-30T00:01:31Z")
+    assert capsys.readouterr().out.splitlines() == [
+        "opened daily 2026-11-30",
+        "closed daily 2026-11-29: 1 ranked, 1 unfinished finalised",
+    ]
+    call_command("rollover", "--at", "2026-11-30T00:01:31Z")
+    assert "Nothing to do" in capsys.readouterr().out
+
+
+def test_verification_before_and_after_close(client, clock):
+    attempt = play_greedy(client, start_daily(client, DAY))
+    refused = client.get(f"/api/verify/daily/{DAY}")
+    assert (refused.status_code, refused.json()["code"]) == (409, "not_revealed")
+    clock.move_to(at(0, 1, 30, day=30))
+    data = client.get(f"/api/verify/daily/{DAY}?attempt={attempt['id']}").json()
+    seed = farkle.daily_seed(settings.FARKLE_SEED_SECRET.encode(), datetime.date(2026, 11, 29))
+    assert (data["seed"], data["matches"], data["attempt"]["all_match"]) == (seed.hex(), True, True)
+    served = [t["dice"] for turn in attempt["turns"] for t in turn["throws"]]
+    assert [t["served"] for t in data["attempt"]["throws"]] == served
+    missing = client.get(f"/api/verify/daily/{DAY}?attempt=999999")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
+    bad = client.get(f"/api/verify/daily/{DAY}?attempt=x")
+    assert bad.status_code == 400
