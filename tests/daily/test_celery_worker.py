@@ -1,0 +1,91 @@
+"""The rollover task on a real Celery worker, through the real Redis broker, on Postgres."""
+
+import datetime
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+import time_machine
+from celery import Celery
+
+from daily.models import Attempt, Puzzle
+from daily.tasks import reconcile_task
+from farkle_site.celery import app
+from tests.processes import shared_database_url
+
+from .helpers import start_daily
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture
+def worker_queue():
+    """A Celery worker process on its own queue, using the test database; stopped afterwards."""
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": shared_database_url(),
+        "CELERY_BROKER_URL": REDIS,
+        "CELERY_RESULT_BACKEND": REDIS,
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "farkle_site", "worker", "--pool", "solo",
+         "--queues", queue, "--hostname", f"{queue}@%h", "--without-mingle", "--without-gossip",
+         "--loglevel", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    yield queue
+    worker.terminate()
+    _, errors = worker.communicate(timeout=60)
+    assert worker.returncode == 0, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rollover_task_runs_on_a_real_worker(client, worker_queue):
+    with time_machine.travel(datetime.datetime(2026, 11, 29, 12, tzinfo=datetime.UTC), tick=False):
+        start_daily(client, "2026-11-29")
+    sender = Celery("farkle-test", broker=REDIS, backend=REDIS)
+    result = sender.send_task(
+        "daily.reconcile", kwargs={"at": "2026-11-30T00:01:30+00:00"}, queue=worker_queue
+    )
+    report = result.get(timeout=120)
+    assert report == {
+        "opened": ["daily 2026-11-30"],
+        "closed": [{"puzzle": "daily 2026-11-29", "finalised": 1, "players": 1}],
+    }
+    assert Puzzle.objects.get(day="2026-11-29").closed_at is not None
+    assert Attempt.objects.get().finalised_at_close
+    again = sender.send_task(
+        "daily.reconcile", kwargs={"at": "2026-11-30T00:05:00+00:00"}, queue=worker_queue
+    )
+    assert again.get(timeout=120) == {"opened": [], "closed": []}
+
+
+def test_rollover_task_is_safe_to_redeliver():
+    assert (
+        reconcile_task.name,
+        reconcile_task.acks_late,
+        reconcile_task.reject_on_worker_lost,
+    ) == (
+        "daily.reconcile",
+        True,
+        True,
+    )
+
+
+def test_beat_schedule_is_in_utc_at_midnight_and_after_the_grace():
+    schedule = app.conf.beat_schedule
+    assert (app.conf.enable_utc, app.conf.timezone) == (True, "UTC")
+    midnight, close = schedule["open-the-new-day"]["schedule"], schedule["close-yesterday"]
+    assert (midnight.hour, midnight.minute) == ({0}, {0})
+    assert (close["schedule"].hour, close["schedule"].minute) == ({0}, {2})
+    assert {entry["task"] for entry in schedule.values()} == {"daily.reconcile"}
+    assert schedule["reconcile"]["schedule"] == 300
