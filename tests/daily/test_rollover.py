@@ -246,3 +246,16 @@ def test_verification_before_and_after_close(client, clock):
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
     bad = client.get(f"/api/verify/daily/{DAY}?attempt=x")
     assert bad.status_code == 400
+
+
+def test_a_game_from_2359_finished_at_0001_counts_for_its_own_day(client, clock):
+    clock.move_to(at(23, 59))
+    attempt = start_daily(client, DAY)
+    clock.move_to(at(0, 1, day=30))
+    finished = play_greedy(client, attempt)
+    assert finished["finished_at"] == "2026-11-30T00:01:00Z"
+    mine = client.get(f"/api/daily/{DAY}/leaderboard").json()
+    today = client.get("/api/daily/2026-11-30/leaderboard").json()
+    assert ([e["score"] for e in mine["entries"]], today["entries"]) == ([finished["score"]], [])
+    reconcile(now=at(0, 1, 30, day=30))
+    assert Attempt.objects.get().rank == 1
