@@ -201,6 +201,7 @@ class ChallengeLeaderboardApi(APIView):
             page=query.validated_data["page"],
             now=now,
             player=player_from_request(request),
+            accounts=query.validated_data["accounts"],
         )
         data = {
             **leaderboard_data(puzzle, board, now),

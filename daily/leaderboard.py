@@ -16,6 +16,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+from django.db.models import Count
+
 from daily.models import Attempt, Player, Puzzle
 from farkle_site.errors import ApiError
 
@@ -126,6 +128,7 @@ class Distribution:
 
 @dataclass(frozen=True)
 class Leaderboard:
+    accounts: bool
     page: int
     page_size: int
     pages: int
@@ -135,13 +138,21 @@ class Leaderboard:
     distribution: Distribution
 
 
-def _ranked(puzzle: Puzzle):
+def _ranked(puzzle: Puzzle, accounts: bool = False):
     # Exactly the condition of the partial index `attempt_leaderboard`, so that it serves.
-    return Attempt.objects.filter(puzzle=puzzle, official=True, state=Attempt.State.FINISHED)
+    ranked = Attempt.objects.filter(puzzle=puzzle, official=True, state=Attempt.State.FINISHED)
+    return ranked.filter(player__user__isnull=False) if accounts else ranked
 
 
-def score_counts(*, puzzle: Puzzle) -> ScoreCounts:
-    """The puzzle's ranked attempts counted per score (one query over distinct scores)."""
+def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreCounts:
+    """The puzzle's ranked attempts counted per score (one query over distinct scores).
+
+    ``accounts`` keeps account holders only (SPEC §3): those are counted from their attempts,
+    a cost in proportion to the account holders who played, since no count is kept for them.
+    """
+    if accounts:
+        rows = _ranked(puzzle, accounts=True).values("score").annotate(count=Count("id"))
+        return ScoreCounts.of([(row["score"], row["count"]) for row in rows])
     return ScoreCounts.of(list(puzzle.score_counts.values_list("score", "count")))
 
 
@@ -152,6 +163,7 @@ def leaderboard_entries(
     page: int,
     now: datetime.datetime,
     page_size: int = PAGE_SIZE,
+    accounts: bool = False,
 ) -> list[Entry]:
     """One page of ranked attempts, best first; empty past the last page."""
     if page < 1 or page_size < 1:
@@ -164,7 +176,7 @@ def leaderboard_entries(
     start_score, skip = counts.start_of(position)
     # Only the ids are walked and skipped (an index-only scan of `attempt_leaderboard`); the
     # page's rows alone are then read and joined to their players.
-    ids = _ranked(puzzle).filter(score__lte=start_score).order_by(*ORDER).values("id")
+    ids = _ranked(puzzle, accounts).filter(score__lte=start_score).order_by(*ORDER).values("id")
     rows = (
         Attempt.objects.filter(pk__in=ids[skip : skip + page_size])
         .order_by(*ORDER)
@@ -184,18 +196,27 @@ def leaderboard_entries(
 
 
 def player_standing(
-    *, puzzle: Puzzle, player: Player | None, counts: ScoreCounts | None = None
+    *,
+    puzzle: Puzzle,
+    player: Player | None,
+    counts: ScoreCounts | None = None,
+    accounts: bool = False,
 ) -> Standing | None:
     """The player's rank and percentile on the puzzle, or None until their official attempt has
     finished (practice attempts are never ranked)."""
     if player is None:
         return None
-    row = _ranked(puzzle).filter(player=player).values_list("id", "score", "finished_at").first()
+    row = (
+        _ranked(puzzle, accounts)
+        .filter(player=player)
+        .values_list("id", "score", "finished_at")
+        .first()
+    )
     if row is None:
         return None
     attempt_id, score, finished_at = row
     if counts is None:
-        counts = score_counts(puzzle=puzzle)
+        counts = score_counts(puzzle=puzzle, accounts=accounts)
     return Standing(
         rank=counts.rank(score),
         name=player.display_name,
@@ -246,21 +267,28 @@ def leaderboard_page(
     now: datetime.datetime,
     player: Player | None = None,
     page_size: int = PAGE_SIZE,
+    accounts: bool = False,
 ) -> Leaderboard:
     """A page of the puzzle's leaderboard with the player's own standing and the distribution.
 
     Live while the puzzle is open; attempt ids (the way to other players' games) appear once it
     has closed.
     """
-    counts = score_counts(puzzle=puzzle)
+    counts = score_counts(puzzle=puzzle, accounts=accounts)
     return Leaderboard(
+        accounts=accounts,
         page=page,
         page_size=page_size,
         pages=-(-counts.total // page_size),
         players=counts.total,
         entries=leaderboard_entries(
-            puzzle=puzzle, counts=counts, page=page, now=now, page_size=page_size
+            puzzle=puzzle,
+            counts=counts,
+            page=page,
+            now=now,
+            page_size=page_size,
+            accounts=accounts,
         ),
-        me=player_standing(puzzle=puzzle, player=player, counts=counts),
+        me=player_standing(puzzle=puzzle, player=player, counts=counts, accounts=accounts),
         distribution=score_distribution(counts=counts),
     )

@@ -29,6 +29,7 @@ def leaderboard_data(puzzle: Puzzle, board: Leaderboard, now: datetime.datetime)
         "status": status,
         # Closed is not yet final: the close still adds the unfinished official games.
         "final": status == "closed" and puzzle.closed_at is not None,
+        "accounts": board.accounts,
         "page": board.page,
         "page_size": board.page_size,
         "pages": board.pages,
@@ -41,6 +42,9 @@ def leaderboard_data(puzzle: Puzzle, board: Leaderboard, now: datetime.datetime)
 
 class LeaderboardQuerySerializer(serializers.Serializer):
     page = serializers.IntegerField(min_value=1, default=1)
+    accounts = serializers.BooleanField(
+        default=False, help_text="Rank account holders only (fresh browsers left out)."
+    )
 
 
 class DailyLeaderboardApi(APIView):
@@ -59,5 +63,6 @@ class DailyLeaderboardApi(APIView):
             page=query.validated_data["page"],
             now=now,
             player=player_from_request(request),
+            accounts=query.validated_data["accounts"],
         )
         return Response(schemas.LeaderboardSerializer(leaderboard_data(puzzle, board, now)).data)

@@ -149,6 +149,7 @@ class LeaderboardSerializer(serializers.Serializer):
     final = serializers.BooleanField(
         help_text="The puzzle has closed and its late games are finalised: no rank moves again."
     )
+    accounts = serializers.BooleanField(help_text="Account holders only.")
     page = serializers.IntegerField()
     page_size = serializers.IntegerField()
     pages = serializers.IntegerField(help_text="0 while nobody has finished.")

@@ -21,7 +21,7 @@ from daily.models import Attempt, Player, Puzzle
 from daily.players import player_bind
 from daily.services import daily_get_or_create, score_count_add
 
-from .helpers import play_greedy, start_daily
+from .helpers import play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"
@@ -300,6 +300,7 @@ def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, 
             "date": DAY,
             "status": "open",
             "final": False,
+            "accounts": False,
             "page": 1,
             "page_size": 50,
             "pages": 1,
@@ -448,3 +449,26 @@ def test_leaderboard_of_real_games_played_through_the_api(clock, db):
         {"score": s, "count": [g["score"] for g in games].count(s)}
         for s in sorted({g["score"] for g in games})
     ]
+
+
+def test_leaderboard_filtered_to_account_holders(client, clock, db):
+    players = [Client() for _ in range(3)]
+    games = [
+        play_greedy(p, start_daily(p, DAY), bank_at=b)
+        for p, b in zip(players, (250, 400, 900), strict=True)
+    ]
+    for i in (0, 2):
+        signed = post(
+            players[i],
+            "/api/auth/signup",
+            {"username": f"user{i}", "password": "a long pass phrase 7"},
+        )
+        assert signed.status_code == 201
+    everyone = players[1].get(URL).json()
+    accounts = players[0].get(URL + "?accounts=1").json()
+    guest_view = players[1].get(URL + "?accounts=true").json()
+    assert (everyone["players"], accounts["players"], accounts["accounts"]) == (3, 2, True)
+    expected = sorted((games[0]["score"], games[2]["score"]), reverse=True)
+    assert [e["score"] for e in accounts["entries"]] == expected
+    assert accounts["me"]["score"] == games[0]["score"]
+    assert guest_view["me"] is None
