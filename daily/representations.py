@@ -15,9 +15,8 @@ import farkle
 from daily.models import Attempt, Puzzle
 
 
-@cache
-def _risks(table: str) -> dict[int, float]:
-    return {n: float(r) for n, r in farkle.risk_table(table).items()}
+def _risk(dice: int, table: farkle.Table, sets: tuple = ()) -> float:
+    return float(farkle.farkle_risk(dice, table, sets))
 
 
 @cache
@@ -46,17 +45,19 @@ def puzzle_ref(puzzle: Puzzle) -> dict[str, Any]:
 
 def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
     """What a client needs to show and play an attempt, and nothing it must not know."""
-    risks = _risks(game.table.id)
-    hand = game.table.dice
+    table = game.table
     options = []
-    for positions, points in game.keep_options():
-        left = game.in_hand - len(positions) or hand
+    thrown = farkle.keep_options(game.dice, table, game.sets) if game.dice else ()
+    for positions, points, sets in thrown:
+        left = game.in_hand - len(positions)
+        # After hot dice every die comes back, and (seed 003) the hand's sets are forgotten.
+        left, sets = (left, sets) if left else (table.dice, ())
         options.append(
             {
                 "dice": list(positions),
                 "score": points,
                 "dice_left": left,
-                "farkle_risk": risks[left],
+                "farkle_risk": _risk(left, table, sets),
             }
         )
     return {
@@ -80,6 +81,7 @@ def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
                         "points": throw.points,
                         "farkle": throw.farkle,
                         "hot_dice": throw.hot_dice,
+                        "rethrow": throw.rethrow,
                     }
                     for throw in turn.throws
                 ],
@@ -90,7 +92,7 @@ def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
             for turn in game.turns
         ],
         "keep_options": options,
-        "farkle_risk": risks.get(game.in_hand) if not game.finished else None,
+        "farkle_risk": None if game.finished else _risk(game.in_hand, table, game.sets),
         "started_at": iso(attempt.started_at),
         "finished_at": iso(attempt.finished_at),
         "finalised_at_close": attempt.finalised_at_close,

@@ -8,14 +8,18 @@ from .errors import FarkleError
 from .fair import challenge_seed, commitment, daily_seed, roll_vector
 from .game import AWAITING_KEEP, AWAITING_ROLL, FINISHED, TURNS, Game, Keep, Roll, action_from_dict
 from .risk import farkle_risk, risk_table
-from .scoring import best_split, is_farkle, keep_score, keeps, score
+from .scoring import best_split, keep_score, keeps, score
 from .solver import Decision, Solution, solve
 from .tables import DEFAULT_TABLE, TABLES, Combo, Table, get_table
+from .turn import FARKLE, RETHROW, SCORING, is_farkle, keep_options, throw_kind
 
 __all__ = [
     "AWAITING_KEEP",
     "AWAITING_ROLL",
     "DEFAULT_TABLE",
+    "FARKLE",
+    "RETHROW",
+    "SCORING",
     "FINISHED",
     "TABLES",
     "TURNS",
@@ -35,10 +39,12 @@ __all__ = [
     "farkle_risk",
     "get_table",
     "is_farkle",
+    "keep_options",
     "keep_score",
     "keeps",
     "risk_table",
     "roll_vector",
     "score",
     "solve",
+    "throw_kind",
 ]

@@ -13,8 +13,9 @@ from typing import Any
 
 from .errors import FarkleError
 from .fair import roll_vector
-from .scoring import keep_score, keeps
+from .scoring import check_positions
 from .tables import DEFAULT_TABLE, Table, get_table
+from .turn import FARKLE, RETHROW, Sets, keep_options, keep_points, throw_kind
 
 TURNS = 10
 
@@ -74,6 +75,8 @@ class Throw:
     points: int = 0
     farkle: bool = False
     hot_dice: bool = False
+    # Seed 004: a non-scoring pair, thrown again with the turn's points kept.
+    rethrow: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,8 @@ class Game:
     turn_points: int = 0
     score: int = 0
     turns: tuple[Turn, ...] = (Turn(number=1),)
+    # Sets kept in the current hand, which seed 003's tables let newly thrown dice extend.
+    sets: Sets = ()
 
     @classmethod
     def new(cls, seed: bytes, table: str | Table = DEFAULT_TABLE) -> Game:
@@ -131,7 +136,9 @@ class Game:
 
     def keep_options(self) -> tuple[tuple[tuple[int, ...], int], ...]:
         """Every valid keep of the current throw: (positions, points)."""
-        return keeps(self.dice, self.table) if self.dice else ()
+        if not self.dice:
+            return ()
+        return tuple((p, points) for p, points, _ in keep_options(self.dice, self.table, self.sets))
 
     def apply(self, action: Action) -> Game:
         """The game after ``action``; FarkleError (and this game unchanged) when refused."""
@@ -150,10 +157,18 @@ class Game:
         raise FarkleError("invalid_action", "Unknown action.")
 
     def _keep(self, action: Keep) -> Game:
-        points = keep_score(self.dice, action.positions, self.table)
+        check_positions(self.dice, action.positions)
         positions = tuple(sorted(action.positions))
+        kept = keep_points(self.dice, positions, self.table, self.sets)
+        if kept is None:
+            raise FarkleError("not_scoring", "Every kept die must score.")
+        points, sets = kept
         in_hand = self.in_hand - len(positions)
         hot_dice = in_hand == 0
+        if hot_dice and action.then == "bank" and self.table.full_hand_must_roll:
+            raise FarkleError(
+                "wrong_state", "Every die has scored: all of them must be thrown again."
+            )
         turn = self.turns[-1]
         kept = replace(turn.throws[-1], kept=positions, points=points, hot_dice=hot_dice)
         turn = replace(turn, throws=(*turn.throws[:-1], kept))
@@ -163,6 +178,7 @@ class Game:
             in_hand=self.table.dice if hot_dice else in_hand,
             turn_points=self.turn_points + points,
             turns=(*self.turns[:-1], turn),
+            sets=() if hot_dice else sets,
         )
         if action.then == "bank":
             return game._end_turn(banked=game.turn_points, farkle=False)
@@ -172,12 +188,16 @@ class Game:
         roll = self.roll + 1
         dice = tuple(roll_vector(self.seed, self.turn, roll, self.table.dice)[: self.in_hand])
         turn = self.turns[-1]
-        farkle = not keeps(dice, self.table)
-        turn = replace(turn, throws=(*turn.throws, Throw(dice=dice, farkle=farkle)))
+        kind = throw_kind(dice, self.table, self.sets)
+        thrown = Throw(dice=dice, farkle=kind == FARKLE, rethrow=kind == RETHROW)
+        turn = replace(turn, throws=(*turn.throws, thrown))
         game = replace(self, roll=roll, state=AWAITING_KEEP, turns=(*self.turns[:-1], turn))
-        if farkle:
+        if kind == FARKLE:
             # Seed 000: a throw that scores nothing loses the turn's points and ends the turn.
             return game._end_turn(banked=0, farkle=True)
+        if kind == RETHROW:
+            # Seed 004: the pair is thrown again; nothing to keep, the points stay at risk.
+            return replace(game, state=AWAITING_ROLL)
         return game
 
     def _end_turn(self, *, banked: int, farkle: bool) -> Game:
@@ -186,7 +206,14 @@ class Game:
         score = self.score + banked
         if self.turn == TURNS:
             return replace(
-                self, state=FINISHED, turns=turns, score=score, turn_points=0, in_hand=0, roll=0
+                self,
+                state=FINISHED,
+                turns=turns,
+                score=score,
+                turn_points=0,
+                in_hand=0,
+                roll=0,
+                sets=(),
             )
         return replace(
             self,
@@ -197,6 +224,7 @@ class Game:
             turn_points=0,
             score=score,
             turns=(*turns, Turn(number=self.turn + 1)),
+            sets=(),
         )
 
 

@@ -97,7 +97,11 @@ def best_split(dice: Sequence[int], table: str | Table = DEFAULT_TABLE) -> tuple
 
 @lru_cache(maxsize=65536)
 def _keeps(throw: tuple[int, ...], table_id: str) -> tuple[tuple[tuple[int, ...], int], ...]:
-    best = scorer(table_id).best
+    s = scorer(table_id)
+    best = s.best
+    if s.table.whole_straights and tuple(sorted(throw)) in s.table.straights:
+        # Seed 004: a thrown straight is taken whole, never split for its 1 or its 5.
+        return ((tuple(range(len(throw))), best[pack(throw)][0]),)
     weights = [_WEIGHT[d] for d in throw]
     sums = [0] * (1 << len(throw))
     found = []
@@ -119,15 +123,21 @@ def keeps(
     return _keeps(tuple(throw), t.id)
 
 
-def is_farkle(throw: Sequence[int], table: str | Table = DEFAULT_TABLE) -> bool:
-    """True when nothing in the throw scores."""
-    return not keeps(throw, table)
-
-
 def keep_score(
     throw: Sequence[int], positions: Sequence[int], table: str | Table = DEFAULT_TABLE
 ) -> int:
     """Points of keeping these positions of a throw; FarkleError when the keep is refused."""
+    check_positions(throw, positions)
+    # Through the throw's keeps rather than the dice alone: a rule such as seed 004's whole
+    # straights depends on the throw.
+    points = dict(keeps(throw, table)).get(tuple(sorted(positions)))
+    if points is None:
+        raise FarkleError("not_scoring", "Every kept die must score.")
+    return points
+
+
+def check_positions(throw: Sequence[int], positions: Sequence[int]) -> None:
+    """FarkleError ``invalid_dice`` unless ``positions`` name distinct dice of the throw."""
     if not positions:
         raise FarkleError("invalid_dice", "Keep at least one die.")
     if any(not isinstance(p, int) or isinstance(p, bool) for p in positions):
@@ -138,7 +148,3 @@ def keep_score(
         raise FarkleError(
             "invalid_dice", f"Positions go from 0 to {len(throw) - 1} for this throw."
         )
-    points = score([throw[p] for p in positions], table)
-    if points is None:
-        raise FarkleError("not_scoring", "Every kept die must score.")
-    return points

@@ -1,10 +1,11 @@
 """Optimal play of one turn: the expected value of every state under play that maximises points.
 
-A state is (turn points at risk, dice in hand) at the moment the player chooses between rolling
-and banking. Keeping more points never hurts, so after a throw only the best-scoring keep for
-each number of dice left matters; throws with the same such options are merged. Values are then
-filled from high turn points down, since every keep adds points. Far enough up, banking is
-always best, which bounds the table (``cap``).
+A state is the turn's points at risk and the hand — dice in hand, and (seed 003's tables only)
+the sets kept in the hand that new dice may extend — at the moment the player chooses between
+rolling and banking. Keeping more points never hurts, so after a throw only the best-scoring keep
+for each next hand matters; throws with the same such options are merged. Values are filled from
+high turn points down, since every keep adds points. Far enough up, banking is always best, which
+bounds the table (``cap``).
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from functools import cache, reduce
 from math import gcd
 
 from .outcomes import throws
-from .scoring import keeps
 from .tables import DEFAULT_TABLE, Table, get_table
+from .turn import RETHROW, Sets, keep_options, throw_kind
 
 # Far above any threshold of the seeds' tables: with six dice, rolling stops paying off well
 # before 20,000 points at risk, and the cap is checked after solving.
 DEFAULT_CAP = 40_000
+
+Hand = tuple[int, Sets]
+# After a throw: the next hand, the units gained, and whether banking is allowed there.
+Option = tuple[Hand, int, bool]
 
 
 @dataclass(frozen=True)
@@ -39,56 +44,63 @@ class Solution:
     table: Table
     unit: int
     cap_units: int
-    # roll[n][u]: expected banked points when throwing n dice with u units at risk.
-    roll: tuple[tuple[float, ...], ...]
-    # groups[n]: the throws of n dice as (probability, ((dice left, units gained), ...)).
-    groups: dict[int, list[tuple[float, tuple[tuple[int, int], ...]]]]
+    # roll[hand][u]: expected banked points when throwing from ``hand`` with u units at risk.
+    roll: dict[Hand, list[float]]
+    # groups[hand]: its throws as (probability, options), a Farkle's dropped (worth nothing).
+    groups: dict[Hand, list[tuple[float, tuple[Option, ...]]]]
+    # rethrow[hand]: the probability of a throw that is thrown again (seed 004's pairs).
+    rethrow: dict[Hand, float]
 
-    def roll_value(self, turn_points: int, dice: int) -> float:
+    def roll_value(self, turn_points: int, dice: int, sets: Sets = ()) -> float:
         """Expected banked points of throwing ``dice`` dice with ``turn_points`` at risk."""
+        hand = (dice, sets)
         u = self._units(turn_points)
         if u <= self.cap_units:
-            return self.roll[dice][u]
+            return self.roll[hand][u]
         # Beyond the cap every state banks, so one throw's expectation is exact.
-        return self.unit * sum(
-            probability * max(u + gain for _, gain in options)
-            for probability, options in self.groups[dice]
-        )
+        kept = sum(p * max(u + gain for _, gain, _ in options) for p, options in self.groups[hand])
+        return self.unit * kept / (1 - self.rethrow[hand])
 
-    def value(self, turn_points: int, dice: int) -> float:
+    def value(self, turn_points: int, dice: int, sets: Sets = ()) -> float:
         """Expected banked points with ``turn_points`` at risk and ``dice`` in hand, played best."""
-        return max(float(turn_points), self.roll_value(turn_points, dice))
+        return max(float(turn_points), self.roll_value(turn_points, dice, sets))
 
-    def should_roll(self, turn_points: int, dice: int) -> bool:
+    def should_roll(self, turn_points: int, dice: int, sets: Sets = ()) -> bool:
         """Whether rolling ``dice`` dice beats banking ``turn_points``."""
-        return self.roll_value(turn_points, dice) > turn_points
+        return self.roll_value(turn_points, dice, sets) > turn_points
 
     def expected_turn(self) -> float:
-        """Expected points of one turn, from six dice and nothing at risk."""
-        return self.roll[self.table.dice][0]
+        """Expected points of one turn, from a full hand and nothing at risk."""
+        return self.roll[(self.table.dice, ())][0]
 
-    def best(self, turn_points: int, throw: tuple[int, ...] | list[int]) -> Decision | None:
-        """The best keep of a throw and what to do next; None for a Farkle."""
-        hand = self.table.dice
+    def best(
+        self, turn_points: int, throw: tuple[int, ...] | list[int], sets: Sets = ()
+    ) -> Decision | None:
+        """The best keep of a throw and what to do next; None when there is nothing to keep."""
+        full = self.table.dice
         choices = []
-        for positions, points in keeps(throw, self.table):
+        for positions, points, after in keep_options(tuple(throw), self.table, sets):
             total = turn_points + points
-            left = len(throw) - len(positions) or hand
-            roll = self.roll_value(total, left)
-            then = "roll" if roll > total else "bank"
+            left = len(throw) - len(positions)
+            hand = (left, after) if left else (full, ())
+            roll = self.roll_value(total, *hand)
+            must_roll = not left and self.table.full_hand_must_roll
+            then = "roll" if must_roll or roll > total else "bank"
+            worth = roll if then == "roll" else float(total)
             # Prefer more points, then fewer dice kept (more left to throw), on exact ties.
-            choices.append((max(roll, float(total)), points, -len(positions), positions, then))
+            choices.append((worth, points, -len(positions), positions, then))
         if not choices:
             return None
         expected, _, _, positions, then = max(choices)
         return Decision(positions=positions, then=then, expected=expected)
 
     def bank_thresholds(self) -> dict[int, int]:
-        """Per dice in hand, the turn points from which banking is always best."""
+        """Per dice in hand (no sets kept), the turn points from which banking is always best."""
         found = {}
         for n in range(self.table.dice, 0, -1):
+            roll = self.roll[(n, ())]
             u = self.cap_units
-            while u > 0 and self.roll[n][u - 1] <= (u - 1) * self.unit:
+            while u > 0 and roll[u - 1] <= (u - 1) * self.unit:
                 u -= 1
             found[n] = u * self.unit
         return found
@@ -99,21 +111,27 @@ class Solution:
         return turn_points // self.unit
 
 
-def _option_groups(
-    table: Table, dice: int, unit: int
-) -> list[tuple[float, tuple[tuple[int, int], ...]]]:
-    """Throws of ``dice`` dice merged by their best keep per dice left: (probability, options)."""
-    hand = table.dice
-    merged: dict[tuple, float] = defaultdict(float)
+def _groups(table: Table, hand: Hand, unit: int) -> tuple[list[tuple[float, tuple]], float]:
+    """A hand's throws merged by their best gain per next hand, and its rethrow probability."""
+    dice, sets = hand
+    merged: dict[tuple[Option, ...], float] = defaultdict(float)
+    rethrow = 0.0
     for throw, probability in throws(dice):
-        best_by_left: dict[int, int] = {}
-        for positions, points in keeps(throw, table):
-            left = dice - len(positions) or hand
-            best_by_left[left] = max(best_by_left.get(left, 0), points // unit)
-        options = tuple(sorted(best_by_left.items()))
-        merged[options] += float(probability)
-    # A Farkle is worth nothing, so its throws drop out of every expectation.
-    return [(p, options) for options, p in merged.items() if options]
+        if throw_kind(throw, table, sets) == RETHROW:
+            rethrow += float(probability)
+            continue
+        best: dict[tuple[Hand, bool], int] = {}
+        for positions, points, after in keep_options(throw, table, sets):
+            left = dice - len(positions)
+            if left:
+                key = ((left, after), True)
+            else:
+                key = ((table.dice, ()), not table.full_hand_must_roll)
+            best[key] = max(best.get(key, 0), points // unit)
+        options = tuple(sorted((h, gain, may_bank) for (h, may_bank), gain in best.items()))
+        if options:
+            merged[options] += float(probability)
+    return [(p, options) for options, p in merged.items()], rethrow
 
 
 @cache
@@ -122,25 +140,39 @@ def solve(table: str | Table = DEFAULT_TABLE, cap: int = DEFAULT_CAP) -> Solutio
     t = get_table(table)
     unit = reduce(gcd, (c.points for c in t.combos()))
     top = cap // unit
-    groups = {n: _option_groups(t, n, unit) for n in range(1, t.dice + 1)}
-    # value[n][u] for u up to top + the largest keep; beyond ``top`` the player banks.
-    reach = top + max(c.points for c in t.combos()) * 2 // unit + 1
-    value = {n: [float(u * unit) for u in range(reach + 1)] for n in range(1, t.dice + 1)}
-    roll = {n: [0.0] * (top + 1) for n in range(1, t.dice + 1)}
+    # Every hand reachable from a full one.
+    groups, rethrow = {}, {}
+    pending = [(t.dice, ())]
+    while pending:
+        hand = pending.pop()
+        if hand in groups:
+            continue
+        groups[hand], rethrow[hand] = _groups(t, hand, unit)
+        pending += [h for _, options in groups[hand] for h, _, _ in options if h not in groups]
+    reach = top + max(c.points for c in t.combos()) * 3 // unit + 1
+    # value[hand][u]: what the hand is worth when the player may still choose to bank; beyond
+    # ``top`` the player banks. roll[hand][u]: what throwing from it is worth.
+    value = {h: [float(u * unit) for u in range(reach + 1)] for h in groups}
+    roll = {h: [float(u * unit) for u in range(reach + 1)] for h in groups}
     for u in range(top, -1, -1):
-        for n, options_by_throw in groups.items():
+        for hand, options_by_throw in groups.items():
             expected = 0.0
             for probability, options in options_by_throw:
-                expected += probability * max(value[left][u + gain] for left, gain in options)
-            roll[n][u] = expected
-            value[n][u] = max(u * unit, expected)
-    for n in roll:
-        if roll[n][top] > top * unit:
+                expected += probability * max(
+                    (value if may_bank else roll)[h][u + gain] for h, gain, may_bank in options
+                )
+            # A pair thrown again leaves the state as it was: solve the loop exactly.
+            expected /= 1 - rethrow[hand]
+            roll[hand][u] = expected
+            value[hand][u] = max(u * unit, expected)
+    for values in roll.values():
+        if values[top] > top * unit:
             raise ValueError(f"Cap {cap} is too low for {t.id}: rolling still pays there.")
     return Solution(
         table=t,
         unit=unit,
         cap_units=top,
-        roll=tuple(tuple(roll.get(n, ())) for n in range(t.dice + 1)),
+        roll={h: values[: top + 1] for h, values in roll.items()},
         groups=groups,
+        rethrow=rethrow,
     )

@@ -54,6 +54,14 @@ class Table:
     # Two triplets of two different values; None scores them as two separate triples.
     two_triplets: int | None = 2500
     dice: int = 6
+    # Seed 003 (Royal): a set kept earlier in the hand grows with newly thrown dice of its face.
+    extend_sets: bool = False
+    # Seed 004 (Le 10.000): a thrown straight is kept whole, never split for its 1 or its 5.
+    whole_straights: bool = False
+    # Seed 004: two dice showing a pair that does not score are thrown again, points kept.
+    pair_rethrow: bool = False
+    # Seed 004: once every die has scored ("main pleine"), all of them must be thrown again.
+    full_hand_must_roll: bool = False
 
     # Tables are identified by their id (the mappings inside are not hashable).
     def __hash__(self) -> int:
@@ -70,6 +78,19 @@ class Table:
         if self.kinds_multiply_triple:
             return self.triples[face] * self.kinds[count]
         return self.kinds[count]
+
+    def turn_rules(self) -> tuple[tuple[str, str], ...]:
+        """The table's rules beyond scoring: (id, what it means), for players."""
+        rules = {
+            "extend_sets": "A set kept earlier in the hand grows with newly thrown dice of its "
+            "face (6-6-6 kept, then a 6 thrown: 6-6-6-6, worth 600 more).",
+            "whole_straights": "A thrown straight is kept whole, never split for its 1 or its 5.",
+            "pair_rethrow": "Two dice showing a pair that does not score (2-2, 3-3, 4-4, 6-6) are "
+            "thrown again; the turn's points stay.",
+            "full_hand_must_roll": "Once every die has scored, all of them must be thrown again: "
+            "no banking on a full hand.",
+        }
+        return tuple((rule, text) for rule, text in rules.items() if getattr(self, rule))
 
     def combos(self) -> tuple[Combo, ...]:
         """Every scoring group of this table, at most ``dice`` dice each."""
@@ -100,10 +121,7 @@ def _times_triple(four: int, five: int, six: int) -> Mapping[int, int]:
     return _frozen({4: four, 5: five, 6: six})
 
 
-# Seed 000 is the reference; the others come from seeds 001 and 002 (SPEC §1, "Other tables").
-# Royal (seed 003, sets extended across throws) and Le 10.000 (seed 004, five dice, pair
-# re-throws, no banking on a full hand) change the turn itself, not only the table, and are not
-# offered yet.
+# Seed 000 is the reference; the others come from seeds 001 to 004 (SPEC §1, "Other tables").
 TABLES: Mapping[str, Table] = _frozen(
     {
         t.id: t
@@ -162,6 +180,35 @@ TABLES: Mapping[str, Table] = _frozen(
                 three_pairs=500,
                 straights=_frozen({(1, 2, 3, 4, 5, 6): 1000}),
                 two_triplets=None,
+            ),
+            Table(
+                id="royal",
+                name="Royal Farkle",
+                source="seed 003",
+                kinds=_times_triple(2, 3, 4),
+                kinds_multiply_triple=True,
+                # Two triplets score as the sum of the two triples (3-3-3-5-5-5 = 800).
+                two_triplets=None,
+                extend_sets=True,
+            ),
+            Table(
+                id="dix-mille",
+                name="Le 10.000",
+                source="seed 004",
+                dice=5,
+                kinds=_frozen({4: 2}),
+                kinds_multiply_triple=True,
+                # Four 1s are 4,000 rather than twice the triple; five of a kind is the face
+                # times 1,000, and five 1s 10,000 (an instant win in the original game).
+                kind_overrides=_frozen(
+                    {(1, 4): 4000, (1, 5): 10_000, **{(f, 5): f * 1000 for f in range(2, 7)}}
+                ),
+                straights=_frozen({(1, 2, 3, 4, 5): 500, (2, 3, 4, 5, 6): 1000}),
+                three_pairs=None,
+                two_triplets=None,
+                whole_straights=True,
+                pair_rethrow=True,
+                full_hand_must_roll=True,
             ),
         )
     }

@@ -49,6 +49,7 @@ def table_data(table: farkle.Table) -> dict[str, Any]:
         "id": table.id,
         "name": table.name,
         "source": table.source,
+        "turn_rules": [{"id": rule, "text": text} for rule, text in table.turn_rules()],
         "dice": table.dice,
         "scoring": scoring_groups(table),
         "farkle_risk": [

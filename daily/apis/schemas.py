@@ -16,6 +16,7 @@ class ThrowSerializer(serializers.Serializer):
     points = serializers.IntegerField()
     farkle = serializers.BooleanField()
     hot_dice = serializers.BooleanField()
+    rethrow = serializers.BooleanField(help_text="A non-scoring pair thrown again (Le 10.000).")
 
 
 class TurnSerializer(serializers.Serializer):
@@ -209,10 +210,18 @@ class RulesThresholdSerializer(serializers.Serializer):
     points = serializers.IntegerField(help_text="Turn points from which banking is always best.")
 
 
+class RulesTurnRuleSerializer(serializers.Serializer):
+    id = serializers.ChoiceField(
+        choices=["extend_sets", "whole_straights", "pair_rethrow", "full_hand_must_roll"]
+    )
+    text = serializers.CharField()
+
+
 class RulesTableSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     source = serializers.CharField()
+    turn_rules = RulesTurnRuleSerializer(many=True, help_text="Rules beyond the scoring.")
     dice = serializers.IntegerField()
     scoring = RulesScoringGroupSerializer(many=True)
     farkle_risk = RulesRiskSerializer(many=True, help_text="Most dice first.")

@@ -78,7 +78,7 @@ def test_create_defaults(client, clock):
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ({"table": "royal"}, "unknown_table"),
+        ({"table": "yahtzee"}, "unknown_table"),
         ({"table": 3}, "unknown_table"),
         ({"days": 0}, "invalid"),
         ({"days": 31}, "invalid"),
@@ -295,3 +295,16 @@ def test_creating_challenges_is_throttled_per_address_whoever_the_player(clock):
         codes = [post(Client(), "/api/challenges", {}).status_code for _ in range(4)]
     assert codes == [201, 201, 201, 429]
     assert Challenge.objects.count() == 3
+
+
+@pytest.mark.parametrize(("table", "dice"), [("dix-mille", 5), ("royal", 6), ("smart-box", 6)])
+def test_a_challenge_plays_on_its_table(client, clock, table, dice):
+    code = create(client, table=table)["code"]
+    attempt = act(client, start(client, code), {"action": "roll"}).json()
+    thrown = attempt["turns"][0]["throws"][0]["dice"]
+    assert thrown == farkle.roll_vector(seed_of(code), 1, 1, dice)
+    expected = [list(p) for p, _ in farkle.keeps(thrown, table)] if attempt["dice"] else []
+    assert [o["dice"] for o in attempt["keep_options"]] == expected
+    assert client.get(f"/api/challenges/{code}").json()["par"] == round(
+        farkle.solve(table).expected_turn() * 10
+    )

@@ -20,6 +20,7 @@ def test_rules_farkle_challenge_table(client):
         "id": "farkle-challenge",
         "name": "Farkle Challenge",
         "source": "seed 000",
+        "turn_rules": [],
         "dice": 6,
         "scoring": [
             {"label": "one 1", "points": 100, "dice": [1]},
@@ -113,3 +114,15 @@ def test_rules_are_computed_once_and_read_no_database(client):
     assert response.json() == rules_data()
     assert rules_data() is rules_data()
     assert response["Cache-Control"] == "public, max-age=3600"
+
+
+def test_rules_list_the_turn_rules_of_royal_and_le_10000(client):
+    tables = {t["id"]: t for t in client.get("/api/rules").json()["tables"]}
+    assert [r["id"] for r in tables["royal"]["turn_rules"]] == ["extend_sets"]
+    assert [r["id"] for r in tables["dix-mille"]["turn_rules"]] == [
+        "whole_straights",
+        "pair_rethrow",
+        "full_hand_must_roll",
+    ]
+    assert tables["dix-mille"]["dice"] == 5
+    assert tables["dix-mille"]["farkle_risk"][3] == {"dice": 2, "risk": 0.375, "fraction": "3/8"}

@@ -10,8 +10,15 @@ from farkle import TABLES, FarkleError, best_split, is_farkle, keep_score, keeps
 from .vectors import load
 
 SCORING = load("scoring.json")
-throws = st.lists(st.integers(1, 6), min_size=1, max_size=6)
 tables = st.sampled_from(sorted(TABLES))
+
+
+@st.composite
+def table_and_throw(draw):
+    """A table and a throw of as many dice as it allows."""
+    table = draw(tables)
+    size = TABLES[table].dice
+    return table, draw(st.lists(st.integers(1, 6), min_size=1, max_size=size))
 
 
 @pytest.mark.parametrize("case", SCORING["cases"], ids=lambda c: "-".join(map(str, c["dice"])))
@@ -72,6 +79,16 @@ def test_best_split_of_four_ones_is_a_triple_and_a_single():
         ("smart-box", [2, 2, 2, 2], None),
         ("smart-box", [1, 1, 1, 1], 1100),
         ("smart-box", [2, 2, 4, 4, 6, 6], 500),
+        ("royal", [3, 3, 3, 5, 5, 5], 800),
+        ("royal", [6, 6, 6, 6], 1200),
+        ("royal", [2, 2, 4, 4, 6, 6], 1500),
+        ("dix-mille", [1, 1, 1, 1], 4000),
+        ("dix-mille", [3, 3, 3, 3], 600),
+        ("dix-mille", [4, 4, 4, 4, 4], 4000),
+        ("dix-mille", [1, 1, 1, 1, 1], 10_000),
+        ("dix-mille", [1, 2, 3, 4, 5], 500),
+        ("dix-mille", [2, 3, 4, 5, 6], 1000),
+        ("dix-mille", [1, 1, 5, 5], 300),
     ],
 )
 def test_score_other_tables(table, dice, expected):
@@ -111,8 +128,9 @@ def test_keep_score_refusals(positions, code):
     assert error.value.code == code
 
 
-@given(throw=throws, table=tables)
-def test_every_valid_keep_is_a_subset_whose_dice_all_score(throw, table):
+@given(case=table_and_throw())
+def test_every_valid_keep_is_a_subset_whose_dice_all_score(case):
+    table, throw = case
     for positions, points in keeps(throw, table):
         kept = [throw[p] for p in positions]
         assert sorted(set(positions)) == list(positions)
@@ -124,16 +142,20 @@ def test_every_valid_keep_is_a_subset_whose_dice_all_score(throw, table):
             assert not rest or score(rest, table) != points
 
 
-@given(throw=throws, table=tables, data=st.data())
-def test_score_does_not_depend_on_order(throw, table, data):
+@given(case=table_and_throw(), data=st.data())
+def test_score_does_not_depend_on_order(case, data):
+    table, throw = case
     shuffled = data.draw(st.permutations(throw))
     assert score(shuffled, table) == score(throw, table)
 
 
-@given(throw=throws, table=tables)
-def test_farkle_exactly_when_no_keep(throw, table):
+@given(case=table_and_throw())
+def test_farkle_exactly_when_no_keep(case):
+    table, throw = case
     has_scoring_die = any(score([d], table) for d in throw)
-    assert is_farkle(throw, table) == (not keeps(throw, table))
+    # Seed 004's non-scoring pair of two dice is thrown again: no keep, yet no Farkle.
+    rethrow = TABLES[table].pair_rethrow and len(throw) == 2 and throw[0] == throw[1]
+    assert is_farkle(throw, table) == (not keeps(throw, table) and not rethrow)
     if has_scoring_die:
         assert not is_farkle(throw, table)
 
