@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Re-install only when a requirements file changes.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run serve test bench fmt
+.PHONY: venv run serve test bench fmt messages screenshots
 
 venv: $(STAMP)
 
@@ -55,3 +55,24 @@ bench: venv
 fmt: venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# Refresh the French catalogues from the templates and scripts, then compile them (the .mo files
+# are committed, so running the site needs no gettext tools; this verb does: apt-get install gettext).
+messages: export DEBUG := 1
+messages: venv
+	$(BIN)/python manage.py makemessages -l fr -d django $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages -l fr -d djangojs $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages -l fr --ignore=.venv
+
+MESSAGES_IGNORE := --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+
+# Screenshots of the main pages, in English and French, into docs/screenshots/ (for the README).
+screenshots: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)
+screenshots: export DEBUG := 0
+screenshots: export SECRET_KEY := test-secret-key-for-the-test-suite-only-0123456789abcdefghijklmnop
+screenshots: export FARKLE_SEED_SECRET := test-secret
+screenshots: export SECURE_SSL_REDIRECT := 0
+screenshots: export CELERY_BROKER_URL :=
+screenshots: export FARKLE_SCREENSHOTS := 1
+screenshots: venv
+	$(BIN)/pytest tests/browser/test_screenshots.py

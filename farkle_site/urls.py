@@ -12,6 +12,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The pages.
+    path("", include("daily.web_urls")),
+    path("", include("challenges.web_urls")),
 ]
 
 handler404 = "farkle_site.views.not_found"

@@ -1,0 +1,119 @@
+"""The site's pages for friend challenges: create one, enter a code, play one."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_safe
+
+import farkle
+from challenges import services
+from challenges.codes import InvalidCode, code_display, code_normalise
+from daily.representations import par, puzzle_status
+from daily.views import table_name
+from farkle_site.drf import ScopedAddressThrottle
+from farkle_site.errors import ApiError
+
+
+class _LookupScope:
+    """Page lookups count against the same per-address limit as the API's (SPEC §5)."""
+
+    throttle_scope = "challenge_lookup"
+
+
+def _throttled(request: HttpRequest) -> bool:
+    return not ScopedAddressThrottle().allow_request(request, _LookupScope)
+
+
+def _too_many(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "error.html",
+        {
+            "title": _("Slow down"),
+            "message": _("Too many challenge codes looked up from here. Wait a minute and retry."),
+        },
+        status=429,
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def new(request: HttpRequest) -> HttpResponse:
+    """Create a challenge: title, scoring table, lifetime; then its link and code."""
+    tables = [{"id": table_id, "name": table_name(table_id)} for table_id in farkle.TABLES]
+    return render(
+        request,
+        "challenges/new.html",
+        {
+            "tables": tables,
+            "default_table": farkle.DEFAULT_TABLE,
+            "days_default": services.DAYS_DEFAULT,
+            "days_max": services.DAYS_MAX,
+            "title_max": services.TITLE_MAX_LENGTH,
+        },
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def enter(request: HttpRequest) -> HttpResponse:
+    """Type a code (any case, dashes and spaces, O for 0, I or L for 1) and go to its page."""
+    typed = request.GET.get("code")
+    error = None
+    if typed is not None:
+        try:
+            return redirect("challenge", code=code_normalise(typed[:40]))
+        except InvalidCode:
+            error = _("A code is 6 characters of 0-9 and A-Z, like K7M-2QX.")
+    return render(
+        request,
+        "challenges/enter.html",
+        {"typed": (typed or "")[:40], "error": error},
+        status=400 if error else 200,
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def challenge(request: HttpRequest, code: str) -> HttpResponse:
+    """A challenge: play it, and its leaderboard."""
+    if _throttled(request):
+        return _too_many(request)
+    try:
+        found = services.challenge_get(code=code)
+    except ApiError as error:
+        message = (
+            _("“%(code)s” is not a challenge code: a code is 6 characters like K7M-2QX.")
+            if error.code == "invalid_code"
+            else _("No challenge has the code %(code)s. Check it with whoever sent it.")
+        )
+        return render(
+            request,
+            "404.html",
+            {"message": message % {"code": code[:40]}, "challenge_missing": True},
+            status=404,
+        )
+    puzzle = found.puzzle
+    if code != puzzle.code:
+        return redirect("challenge", code=puzzle.code)
+    now = timezone.now()
+    return render(
+        request,
+        "challenges/challenge.html",
+        {
+            "challenge": found,
+            "puzzle": puzzle,
+            "display_code": code_display(puzzle.code),
+            "status": "closed" if puzzle_status(puzzle, now) == "closed" else "open",
+            "table_name": table_name(puzzle.table),
+            "par": par(puzzle.table),
+            "hand_size": farkle.get_table(puzzle.table).dice,
+            "share_url": request.build_absolute_uri(found.get_absolute_url()),
+            "board_url": f"/api/challenges/{puzzle.code}/leaderboard",
+            "verify_query": f"code={puzzle.code}",
+        },
+    )

@@ -1,0 +1,286 @@
+"""The site's pages for the daily: today's game, a past day, leaderboards, me, rules, verify.
+
+Pages are shells: their JavaScript reads and plays through the JSON API, so the rules live in one
+place. The server renders what never changes during a visit (the rules, the dates, the labels).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_safe
+
+import farkle
+from daily import services
+from daily.apis.attempts import parse_day
+from daily.apis.rules import rules_data
+from daily.representations import par, puzzle_status
+from farkle_site.errors import ApiError
+
+# How many earlier days the leaderboard page links to.
+RECENT_DAYS = 7
+
+# Worked examples of the rules page (SPEC §1); their points come from the engine.
+WORKED_EXAMPLES = [
+    ((1, 1, 1, 1), "three 1s and a single 1 beat four of a kind"),
+    ((1, 1, 1, 1, 5, 5), "three 1s, a 1 and two 5s"),
+    ((3, 3, 3, 5, 5, 5), "two triplets"),
+    ((4, 4, 4, 4, 4, 4), "six of a kind"),
+    ((1, 2, 3, 4, 5, 6), "a straight"),
+    ((2, 2, 3, 3, 6, 6), "three pairs of different values"),
+    ((2, 2, 2, 2, 3, 3), "not three pairs: the four 2s score, the 3s cannot be kept"),
+    ((2, 3, 4, 6), "a Farkle: nothing scores"),
+]
+
+
+def _example_note(key: str) -> str:
+    notes = {
+        "three 1s and a single 1 beat four of a kind": _(
+            "three 1s and a single 1 beat four of a kind"
+        ),
+        "three 1s, a 1 and two 5s": _("three 1s, a 1 and two 5s"),
+        "two triplets": _("two triplets"),
+        "six of a kind": _("six of a kind"),
+        "a straight": _("a straight"),
+        "three pairs of different values": _("three pairs of different values"),
+        "not three pairs: the four 2s score, the 3s cannot be kept": _(
+            "not three pairs: the four 2s score, the 3s cannot be kept"
+        ),
+        "a Farkle: nothing scores": _("a Farkle: nothing scores"),
+    }
+    return notes[key]
+
+
+def table_name(table_id: str) -> str:
+    """A scoring table's name in the page's language."""
+    names = {
+        "farkle-challenge": _("Farkle Challenge"),
+        "farkle-games": _("Classic (farkle.games)"),
+        "dice-game-depot": _("Dice Game Depot"),
+        "popular": _("Popular (Wikipedia)"),
+        "kingdom-come": _("Kingdom Come: Deliverance"),
+        "smart-box": _("Smart Box Design"),
+        "royal": _("Royal Farkle"),
+        "dix-mille": _("Le 10.000"),
+    }
+    return names.get(table_id, table_id)
+
+
+def turn_rule_text(rule: dict[str, str]) -> str:
+    """A table's turn rule (``/api/rules`` ``turn_rules``) in the page's language."""
+    texts = {
+        "extend_sets": _(
+            "A set kept earlier in the hand grows with newly thrown dice of its face "
+            "(6-6-6 kept, then a 6 thrown: 6-6-6-6, worth 600 more)."
+        ),
+        "whole_straights": _("A thrown straight is kept whole, never split for its 1 or its 5."),
+        "pair_rethrow": _(
+            "Two dice showing a pair that does not score (2-2, 3-3, 4-4, 6-6) are thrown "
+            "again; the turn's points stay."
+        ),
+        "full_hand_must_roll": _(
+            "Once every die has scored, all of them must be thrown again: no banking on a full "
+            "hand."
+        ),
+    }
+    return texts.get(rule["id"], rule["text"])
+
+
+def _group_phrases() -> dict[str, dict[int, str]]:
+    # One phrase per count rather than a number word spliced in: languages agree differently.
+    return {
+        "faces": {
+            1: _("a single %(face)s"),
+            3: _("three %(face)ss"),
+            4: _("four %(face)ss"),
+            5: _("five %(face)ss"),
+            6: _("six %(face)ss"),
+        },
+        "kind": {
+            4: _("four of a kind"),
+            5: _("five of a kind"),
+            6: _("six of a kind"),
+        },
+    }
+
+
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def group_label(label: str) -> str:
+    """The engine's English name of a scoring group ("three 2s", "four of a kind") translated;
+    a name it does not know stays as it is."""
+    if label == "three pairs":
+        return _("three pairs")
+    if label == "two triplets":
+        return _("two triplets")
+    if label.startswith("straight "):
+        return _("straight %(run)s") % {"run": label.removeprefix("straight ")}
+    phrases = _group_phrases()
+    match = re.fullmatch(r"(one|three|four|five|six) of a kind", label)
+    if match and _COUNT_WORDS[match.group(1)] in phrases["kind"]:
+        return phrases["kind"][_COUNT_WORDS[match.group(1)]]
+    match = re.fullmatch(r"(one|three|four|five|six) ([1-6])s?", label)
+    if match and _COUNT_WORDS[match.group(1)] in phrases["faces"]:
+        return phrases["faces"][_COUNT_WORDS[match.group(1)]] % {"face": match.group(2)}
+    return label
+
+
+def _today_context(now: datetime.datetime) -> dict:
+    day = services.day_of(now)
+    return {
+        "today": day,
+        "next_daily_at": services.day_start(day + datetime.timedelta(days=1)),
+    }
+
+
+@require_safe
+@ensure_csrf_cookie
+def today(request: HttpRequest) -> HttpResponse:
+    """Today's daily: the game, or its result once played."""
+    now = timezone.now()
+    context = _today_context(now)
+    return render(
+        request,
+        "daily/today.html",
+        {
+            **context,
+            "par": par(farkle.DEFAULT_TABLE),
+            "share_url": request.build_absolute_uri(f"/daily/{context['today'].isoformat()}"),
+        },
+    )
+
+
+def _no_such_day(request: HttpRequest, text: str) -> HttpResponse:
+    message = _("There is no daily for “%(day)s”: days run from %(first)s to today (UTC).") % {
+        "day": text[:20],
+        "first": date_format(settings.FARKLE_FIRST_DAY),
+    }
+    return render(request, "404.html", {"message": message}, status=404)
+
+
+@require_safe
+@ensure_csrf_cookie
+def day(request: HttpRequest, day: str) -> HttpResponse:
+    """A day's daily: its leaderboard and stats, and archive play once it has closed."""
+    now = timezone.now()
+    try:
+        puzzle = services.daily_get_or_create(day=parse_day(day), now=now)
+    except ApiError:
+        return _no_such_day(request, day)
+    today_date = services.day_of(now)
+    if puzzle.day == today_date:
+        return redirect("today")
+    one = datetime.timedelta(days=1)
+    previous = puzzle.day - one if puzzle.day - one >= settings.FARKLE_FIRST_DAY else None
+    following = puzzle.day + one if puzzle.day + one < today_date else None
+    return render(
+        request,
+        "daily/day.html",
+        {
+            "puzzle": puzzle,
+            "date_iso": puzzle.day.isoformat(),
+            "board_url": f"/api/daily/{puzzle.day.isoformat()}/leaderboard",
+            "verify_query": f"date={puzzle.day.isoformat()}",
+            "status": puzzle_status(puzzle, now),
+            "par": par(puzzle.table),
+            "previous_day": previous,
+            "next_day": following,
+            "share_url": request.build_absolute_uri(f"/daily/{puzzle.day.isoformat()}"),
+        },
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Today's leaderboard, with links to the last few days'."""
+    now = timezone.now()
+    context = _today_context(now)
+    today_date = context["today"]
+    recent = [
+        today_date - datetime.timedelta(days=n)
+        for n in range(1, RECENT_DAYS + 1)
+        if today_date - datetime.timedelta(days=n) >= settings.FARKLE_FIRST_DAY
+    ]
+    return render(
+        request,
+        "daily/leaderboard.html",
+        {
+            **context,
+            "recent_days": recent,
+            "board_url": f"/api/daily/{today_date.isoformat()}/leaderboard",
+            "par": par(farkle.DEFAULT_TABLE),
+        },
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def me(request: HttpRequest) -> HttpResponse:
+    """My player: name, streaks, history, distribution; sign up, log in, log out."""
+    return render(request, "daily/me.html")
+
+
+@require_safe
+def rules(request: HttpRequest) -> HttpResponse:
+    """The scoring tables with their Farkle risks, par and worked examples."""
+    data = rules_data()
+    tables = []
+    for table in data["tables"]:
+        tables.append(
+            {
+                **table,
+                "display_name": table_name(table["id"]),
+                "scoring": [
+                    {**group, "display_label": group_label(group["label"])}
+                    for group in table["scoring"]
+                ],
+                "farkle_risk": [
+                    {**risk, "percent": risk["risk"] * 100} for risk in table["farkle_risk"]
+                ],
+                "turn_rule_texts": [turn_rule_text(rule) for rule in table.get("turn_rules", [])],
+            }
+        )
+    examples = [
+        {"dice": dice, "points": farkle.score(dice), "note": _example_note(note)}
+        for dice, note in WORKED_EXAMPLES
+    ]
+    daily_table = next(t for t in tables if t["id"] == data["daily_table"])
+    return render(
+        request,
+        "daily/rules.html",
+        {
+            "daily_table": daily_table,
+            "other_tables": [t for t in tables if t["id"] != data["daily_table"]],
+            "turns": data["turns"],
+            "examples": examples,
+        },
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def verify(request: HttpRequest) -> HttpResponse:
+    """Check a closed puzzle: its revealed seed against its commitment, an attempt's throws."""
+    now = timezone.now()
+    yesterday = services.day_of(now) - datetime.timedelta(days=1)
+    return render(
+        request,
+        "daily/verify.html",
+        {
+            "yesterday": yesterday,
+            "first_day": settings.FARKLE_FIRST_DAY,
+            "initial_date": request.GET.get("date", "")[:10],
+            "initial_code": request.GET.get("code", "")[:20],
+            "initial_attempt": request.GET.get("attempt", "")[:12],
+        },
+    )

@@ -1,0 +1,131 @@
+/* Leaderboards: a page of ranks from the API, my row highlighted (pinned below when it is on
+ * another page), the stats and the score histogram. */
+(function () {
+  "use strict";
+  var F = window.Farkle;
+  var _ = F.gettext;
+
+  function Board(node) {
+    this.node = node;
+    this.url = node.dataset.url;
+    this.par = parseInt(node.dataset.par, 10) || null;
+    this.verify = node.dataset.verify || "";
+    this.page = parseInt(new URLSearchParams(window.location.search).get("page"), 10) || 1;
+    this.pages = 1;
+    var self = this;
+    node.querySelector('[data-page="prev"]').addEventListener("click", function () { self.go(self.page - 1); });
+    node.querySelector('[data-page="next"]').addEventListener("click", function () { self.go(self.page + 1); });
+    document.addEventListener("farkle:finished", function () { self.load(); });
+    this.accounts = new URLSearchParams(window.location.search).get("accounts") === "1";
+    var accounts = this.role("accounts");
+    accounts.checked = this.accounts;
+    accounts.addEventListener("change", function () {
+      self.accounts = accounts.checked;
+      self.page = 1;
+      self.go(1, true);
+    });
+    this.load();
+  }
+
+  Board.prototype.role = function (name) {
+    return this.node.querySelector('[data-role="' + name + '"]');
+  };
+
+  Board.prototype.go = function (page, force) {
+    if (!force && (page < 1 || page > this.pages)) return;
+    this.page = page;
+    var url = new URL(window.location.href);
+    if (page === 1) url.searchParams.delete("page");
+    else url.searchParams.set("page", String(page));
+    if (this.accounts) url.searchParams.set("accounts", "1");
+    else url.searchParams.delete("accounts");
+    window.history.replaceState(null, "", url);
+    this.load();
+  };
+
+  Board.prototype.load = function () {
+    var self = this;
+    self.node.setAttribute("aria-busy", "true");
+    F.api(self.url + "?page=" + self.page + (self.accounts ? "&accounts=1" : "")).then(function (data) {
+      self.render(data);
+    }).catch(function (err) {
+      var rows = self.role("rows");
+      rows.textContent = "";
+      rows.appendChild(F.el("tr", {}, [F.el("td", { colspan: "3", class: "muted", text: F.errorMessage(err) })]));
+    }).then(function () {
+      self.node.setAttribute("aria-busy", "false");
+    });
+  };
+
+  Board.prototype.render = function (data) {
+    var self = this;
+    var dist = data.distribution;
+    var stat = function (name, value) {
+      var dd = self.node.querySelector('[data-stat="' + name + '"]');
+      if (dd) dd.textContent = value;
+    };
+    stat("players", F.fmt(data.players));
+    stat("best", F.fmt(dist.best));
+    stat("median", F.fmt(dist.median));
+    stat("mean", dist.mean === null ? "–" : F.fmt(Math.round(dist.mean)));
+
+    var me = data.me;
+    F.histogram(self.role("histogram"), dist.histogram, {
+      mine: me ? me.score : null,
+      par: self.par,
+      caption: _("Scores, in bars of 500 points. The dashed line is par."),
+    });
+
+    var meLine = self.role("me");
+    if (me) {
+      var text = F.interpolate(_("You: rank %(rank)s with %(score)s"), { rank: F.fmt(me.rank), score: F.fmt(me.score) }, true);
+      if (me.percentile !== null) text += " · " + F.interpolate(_("you beat %(pct)s of players"), { pct: F.pct(me.percentile / 100, 1) }, true);
+      meLine.textContent = text;
+      meLine.hidden = false;
+    } else {
+      meLine.hidden = true;
+    }
+
+    self.pages = Math.max(1, data.pages);
+    var rows = self.role("rows");
+    rows.textContent = "";
+    if (!data.entries.length) {
+      rows.appendChild(F.el("tr", {}, [F.el("td", { colspan: "3", class: "muted", text: data.players ? _("No one on this page.") : _("Nobody has finished yet. Be the first!") })]));
+    }
+    var mineShown = false;
+    data.entries.forEach(function (entry) {
+      var mine = !!me && entry.name === me.name && entry.score === me.score;
+      if (mine) mineShown = true;
+      rows.appendChild(self.row(entry, mine));
+    });
+    if (me && !mineShown) {
+      rows.appendChild(F.el("tr", { class: "gap", "aria-hidden": "true" }, [F.el("td", { colspan: "3", text: "⋯" })]));
+      rows.appendChild(self.row(me, true, true));
+    }
+
+    var pager = self.role("pager");
+    pager.hidden = self.pages <= 1;
+    self.role("page-label").textContent = F.interpolate(_("Page %(page)s of %(pages)s"), { page: F.fmt(data.page), pages: F.fmt(self.pages) }, true);
+    pager.querySelector('[data-page="prev"]').disabled = data.page <= 1;
+    pager.querySelector('[data-page="next"]').disabled = data.page >= self.pages;
+  };
+
+  Board.prototype.row = function (entry, mine, pinned) {
+    var name = F.el("td", {}, [entry.name]);
+    if (mine) name.appendChild(F.el("span", { class: "badge", style: "margin-left:8px", text: _("you") }));
+    if (entry.attempt && this.verify) {
+      name.appendChild(document.createTextNode(" "));
+      name.appendChild(F.el("a", {
+        class: "small", href: "/verify?" + this.verify + "&attempt=" + entry.attempt,
+        title: _("Recompute this game's throws"), text: _("check"),
+      }));
+    }
+    return F.el("tr", { class: mine ? "me" : "", "aria-current": mine ? "true" : null, "data-pinned": pinned ? "1" : null }, [
+      F.el("td", { class: "num", text: "#" + F.fmt(entry.rank) }),
+      name,
+      F.el("td", { class: "r num", text: F.fmt(entry.score) }),
+    ]);
+  };
+
+  document.querySelectorAll("[data-board]").forEach(function (node) { new Board(node); });
+})();

@@ -1,0 +1,63 @@
+"""My page in the browser: name, stats after a game, sign up, log out, log in."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .driver import api_play, today
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_me_renames_signs_up_logs_out_and_in(contexts):
+    page = contexts.page()
+    page.goto("/")
+    game = api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
+
+    page.goto("/me")
+    expect(page.locator("[data-stat=finished]")).to_have_text("1")
+    expect(page.locator("[data-stat=best]")).to_have_text(f"{game['score']:,}")
+    expect(page.locator("[data-stat=current_streak]")).to_have_text("1")
+    expect(page.locator("[data-role=history] tr")).to_have_count(1)
+    expect(page.locator("[data-role=histogram] svg")).to_be_visible()
+
+    page.get_by_label("Shown on leaderboards").fill("Lucky Otter")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("h1")).to_have_text("Lucky Otter")
+
+    signup = page.locator("[data-form=signup]")
+    signup.get_by_label("Username").fill("otter")
+    signup.get_by_label("Password").fill("a-long-enough-passphrase")
+    signup.get_by_role("button", name="Create my account").click()
+    expect(page.locator("[data-role=logged-in-text]")).to_have_text("Logged in as otter.")
+
+    page.get_by_role("button", name="Log out").click()
+    expect(page.locator("[data-role=guest]")).to_be_visible()
+
+    login = page.locator("[data-form=login]")
+    login.get_by_label("Username").fill("otter")
+    login.get_by_label("Password").fill("wrong password")
+    login.get_by_role("button", name="Log in").click()
+    expect(login.locator("[data-role=error]")).to_have_text("Wrong username or password.")
+    login.get_by_label("Password").fill("a-long-enough-passphrase")
+    login.get_by_role("button", name="Log in").click()
+    expect(page.locator("h1")).to_have_text("Lucky Otter")
+    expect(page.locator("[data-stat=finished]")).to_have_text("1")
+
+
+def test_a_taken_name_is_refused_in_words(contexts):
+    first = contexts.page()
+    first.goto("/me")
+    first.get_by_label("Shown on leaderboards").fill("Quiet Heron")
+    first.get_by_role("button", name="Save").click()
+    expect(first.locator("h1")).to_have_text("Quiet Heron")
+
+    second = contexts.page()
+    second.goto("/me")
+    second.get_by_label("Shown on leaderboards").fill("quiet heron")
+    second.get_by_role("button", name="Save").click()
+
+    expect(second.locator("[data-form=rename] [data-role=error]")).to_have_text(
+        "That name is taken: please choose another."
+    )

@@ -1,0 +1,198 @@
+"""Sharing a result, friend challenges between two players, the French site."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .driver import api_play, today
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SQUARES = {"farkle": "🟥", "low": "🟨", "mid": "🟩", "high": "🟦", "none": "⬜"}
+
+
+def squares(attempt: dict) -> str:
+    """The share text's emoji per turn (README: 🟥 Farkle, 🟨 <500, 🟩 500–999, 🟦 1,000+)."""
+    shown = ""
+    turns = {turn["turn"]: turn for turn in attempt["turns"]}
+    for number in range(1, 11):
+        turn = turns.get(number)
+        if turn is None or not turn["done"]:
+            shown += SQUARES["none"]
+        elif turn["farkle"]:
+            shown += SQUARES["farkle"]
+        elif turn["points"] >= 1000:
+            shown += SQUARES["high"]
+        elif turn["points"] >= 500:
+            shown += SQUARES["mid"]
+        else:
+            shown += SQUARES["low"]
+    return shown
+
+
+def finished_daily(contexts, **options):
+    """A page showing today's official result, played through the API then reloaded."""
+    context = contexts.new(**options)
+    page = contexts.watch(context.new_page())
+    page.goto("/")
+    attempt = api_play(context, f"/api/daily/{today().isoformat()}/attempts")
+    page.reload()
+    expect(page.locator("[data-play] [data-role=end]")).to_be_visible()
+    return page, attempt
+
+
+def test_share_copies_a_spoiler_free_text(contexts, site):
+    page, attempt = finished_daily(contexts, permissions=["clipboard-read", "clipboard-write"])
+
+    page.locator("[data-action=share]").click()
+
+    expect(page.locator("[data-role=share-status]")).to_have_text("Copied! Paste it anywhere.")
+    day = today().isoformat()
+    assert page.evaluate("navigator.clipboard.readText()") == (
+        f"Farkle Daily {day}: {attempt['score']:,}\n{squares(attempt)}\n{site}/daily/{day}"
+    )
+    expect(page.locator("[data-role=share-fallback]")).to_be_hidden()
+
+
+def test_share_shows_the_text_when_the_clipboard_is_unavailable(contexts, site):
+    context = contexts.new()
+    context.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    page = contexts.watch(context.new_page())
+    page.goto("/")
+    attempt = api_play(context, f"/api/daily/{today().isoformat()}/attempts")
+    page.reload()
+
+    page.locator("[data-action=share]").click()
+
+    fallback = page.locator("[data-role=share-text]")
+    expect(fallback).to_be_visible()
+    expect(fallback).to_be_focused()
+    day = today().isoformat()
+    expect(fallback).to_have_value(
+        f"Farkle Daily {day}: {attempt['score']:,}\n{squares(attempt)}\n{site}/daily/{day}"
+    )
+    expect(page.locator("[data-role=share-status]")).to_have_text(
+        "The clipboard is not available here: copy the text below."
+    )
+
+
+def test_a_challenge_is_created_shared_and_played_by_two_players(contexts, site):
+    alice = contexts.page(permissions=["clipboard-read", "clipboard-write"])
+    alice.goto("/challenges/new")
+    alice.get_by_label("Title").fill("Friday night")
+    alice.get_by_label("Scoring table").select_option("popular")
+    alice.get_by_label("Open for (days)").fill("3")
+    alice.get_by_role("button", name="Create the challenge").click()
+
+    created = alice.locator("[data-role=created]")
+    expect(created).to_be_visible()
+    code = created.locator("[data-role=code]").inner_text()
+    assert len(code) == 7 and code[3] == "-"
+    link = alice.locator("#created-link").input_value()
+    assert link == f"{site}/c/{code.replace('-', '')}"
+    created.get_by_role("button", name="Copy link").click()
+    assert alice.evaluate("navigator.clipboard.readText()") == link
+
+    created.get_by_role("link", name="Play it now").click()
+    expect(alice.locator("h1")).to_have_text("Friday night")
+    alice_score = api_play(alice.context, f"/api/challenges/{code}/attempts")["score"]
+
+    bob = contexts.page()
+    bob.goto(link)
+    expect(bob.locator("[data-play] [data-role=mode]")).to_have_text("Official")
+    bob_score = api_play(bob.context, f"/api/challenges/{code}/attempts")["score"]
+    bob.reload()
+
+    rows = bob.locator("[data-board] tbody tr")
+    expect(rows).to_have_count(2)
+    expect(bob.locator("[data-board] [data-stat=players]")).to_have_text("2")
+    mine = bob.locator("[data-board] tbody tr.me")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text(f"{bob_score:,}")
+    expect(bob.locator("[data-board] tbody")).to_contain_text(f"{alice_score:,}")
+    expect(bob.locator("[data-play] [data-role=end]")).to_be_visible()
+
+
+def test_a_challenge_code_is_entered_forgivingly(contexts):
+    page = contexts.page()
+    page.goto("/challenges/new")
+    page.get_by_role("button", name="Create the challenge").click()
+    expect(page.locator("[data-role=created]")).to_be_visible()
+    code = page.locator("[data-role=code]").inner_text()
+
+    page.goto("/c/")
+    page.get_by_label("Challenge code").fill(f" {code.lower().replace('0', 'o')} ")
+    page.get_by_role("button", name="Go").click()
+
+    expect(page).to_have_url(f"/c/{code.replace('-', '')}")
+    expect(page.locator("[data-play]")).to_be_visible()
+
+
+def test_an_unknown_challenge_is_a_friendly_404(contexts):
+    page = contexts.page()
+    response = page.goto("/c/ZZZ-ZZZ")
+
+    assert response.status == 404
+    expect(page.locator("h1")).to_have_text("No such challenge")
+    expect(page.get_by_role("link", name="Enter another code")).to_be_visible()
+
+
+def test_the_site_speaks_french(contexts):
+    page = contexts.page(locale="fr-FR")
+    page.goto("/")
+
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("h1")).to_contain_text("Le défi du jour")
+    expect(page.locator("[data-action=roll]")).to_contain_text("Lancer")
+    expect(page.locator("[data-play] [data-role=selection]")).to_have_text(
+        "Appuyez sur Lancer pour commencer."
+    )
+    expect(page.locator("[data-play] [data-role=mode]")).to_have_text("Officielle")
+    # Numbers grouped the French way: 5 936, with a (narrow) no-break space.
+    expect(page.locator("[data-play] aside")).to_contain_text("5\u00a0936")
+
+
+def test_the_language_switch_posts_and_comes_back(contexts):
+    page = contexts.page()
+    page.goto("/rules")
+    expect(page.locator("h1")).to_have_text("How to play")
+
+    page.get_by_role("button", name="FR").click()
+
+    expect(page).to_have_url("/rules")
+    expect(page.locator("h1")).to_have_text("Comment jouer")
+    expect(page.get_by_role("button", name="FR")).to_have_attribute("aria-pressed", "true")
+
+
+def test_verify_checks_a_closed_day_and_recomputes_a_game(contexts):
+    day = (today() - datetime.timedelta(days=2)).isoformat()
+    page = contexts.page()
+    page.goto(f"/daily/{day}")
+    expect(page.locator("[data-play] [data-role=mode]")).to_have_text("Practice")
+    attempt = api_play(page.context, f"/api/daily/{day}/attempts")
+    throws = sum(len(turn["throws"]) for turn in attempt["turns"])
+
+    page.goto(f"/verify?date={day}&attempt={attempt['id']}")
+
+    result = page.locator("[data-role=result]")
+    expect(result.locator("[data-role=seed]")).to_have_text(re.compile("^[0-9a-f]{64}$"))
+    expect(result).to_contain_text("✓ matches")
+    expect(result).to_contain_text("Every throw matches the dice recomputed from the seed.")
+    expect(result.locator("tbody tr")).to_have_count(throws)
+    expect(result.locator("tbody .check.bad")).to_have_count(0)
+
+
+def test_verify_explains_an_open_puzzle(contexts):
+    page = contexts.page()
+    page.goto("/verify")
+    page.get_by_label("Day (UTC)").fill(today().isoformat())
+
+    page.get_by_role("button", name="Verify", exact=True).click()
+
+    expect(page.locator("[data-role=result] [role=alert]")).to_have_text(
+        "This puzzle is still open: its seed is revealed once it closes."
+    )

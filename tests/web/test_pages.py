@@ -1,0 +1,218 @@
+"""The pages, server side: each renders in English and French, in a handful of queries."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+import time_machine
+from django.test import Client, RequestFactory
+from django.utils import timezone
+
+from challenges.services import challenge_create
+from daily.players import player_create
+from farkle_site.views import server_error
+
+UTC = datetime.UTC
+NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def clock():
+    with time_machine.travel(NOON, tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def challenge_code() -> str:
+    now = timezone.now()
+    return challenge_create(creator=player_create(now=now), title="Friday", now=now).puzzle.code
+
+
+def french() -> Client:
+    return Client(HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+
+
+def title(response) -> str:
+    return re.search(r"<h1[^>]*>(.*?)</h1>", response.content.decode(), re.S).group(1)
+
+
+PAGES = {
+    "/": ("Today's daily", "Le défi du jour"),
+    "/leaderboard": ("Today's leaderboard", "Classement du jour"),
+    "/daily/2026-11-28": ("Daily of Nov. 28, 2026", "Défi du 28 novembre 2026"),
+    "/me": ("Me", "Moi"),
+    "/rules": ("How to play", "Comment jouer"),
+    "/verify": ("Provably fair dice", "Des dés à l’équité vérifiable"),
+    "/c/": ("Friend challenges", "Défis entre amis"),
+    "/challenges/new": ("Create a challenge", "Créer un défi"),
+}
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_renders_in_english_and_french(client, path):
+    english = client.get(path)
+    in_french = french().get(path)
+
+    assert (english.status_code, in_french.status_code) == (200, 200)
+    assert re.sub(r"\s*<span.*", "", title(english), flags=re.S) == PAGES[path][0]
+    assert re.sub(r"\s*<span.*", "", title(in_french), flags=re.S) == PAGES[path][1]
+    assert '<html lang="en">' in english.content.decode()
+    assert '<html lang="fr">' in in_french.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/", "/leaderboard", "/me", "/rules", "/verify", "/c/"])
+def test_page_needs_at_most_a_few_queries(client, path, django_assert_max_num_queries):
+    with django_assert_max_num_queries(3):
+        response = client.get(path)
+
+    assert response.status_code == 200
+
+
+def test_challenge_page_reads_the_challenge_in_one_query(
+    client, challenge_code, django_assert_num_queries
+):
+    with django_assert_num_queries(1):
+        response = client.get(f"/c/{challenge_code}")
+
+    assert response.status_code == 200
+    assert title(response).startswith("Friday")
+    assert f'data-code="{challenge_code}"' in response.content.decode()
+
+
+def test_past_day_needs_at_most_a_few_queries(client, django_assert_max_num_queries):
+    client.get("/daily/2026-11-28")
+
+    with django_assert_max_num_queries(2):
+        response = client.get("/daily/2026-11-28")
+
+    assert response.status_code == 200
+
+
+def test_pages_set_the_csrf_cookie_for_their_scripts(client):
+    response = client.get("/")
+
+    assert "csrftoken" in response.cookies
+
+
+@pytest.mark.parametrize(
+    "path", ["/daily/2026-11-30", "/daily/2020-01-01", "/daily/yesterday", "/daily/2026-13-01"]
+)
+def test_a_day_without_a_daily_is_a_friendly_404(client, path):
+    response = client.get(path)
+
+    assert response.status_code == 404
+    assert title(response) == "Farkle! Nothing here."
+    assert "There is no daily for" in response.content.decode()
+
+
+def test_today_by_date_redirects_to_the_home_page(client):
+    response = client.get("/daily/2026-11-29")
+
+    assert (response.status_code, response["Location"]) == (302, "/")
+
+
+def test_a_closed_day_offers_archive_play(client):
+    content = client.get("/daily/2026-11-27").content.decode()
+
+    assert 'data-play data-kind="daily" data-date="2026-11-27"' in content
+    assert 'data-archive="1"' in content
+    assert "/verify?date=2026-11-27" in content
+
+
+def test_an_unknown_challenge_is_a_friendly_404(client):
+    response = client.get("/c/ZZZZZZ")
+
+    assert response.status_code == 404
+    assert title(response) == "No such challenge"
+    assert "No challenge has the code ZZZZZZ." in response.content.decode()
+
+
+def test_a_malformed_challenge_code_is_a_friendly_404_in_french(client):
+    response = french().get("/c/hello!")
+
+    assert response.status_code == 404
+    assert title(response) == "Défi introuvable"
+    assert "n’est pas un code de défi" in response.content.decode()
+
+
+def test_a_challenge_link_typed_loosely_redirects_to_its_code(client, challenge_code):
+    loose = f"{challenge_code[:3].lower()}-{challenge_code[3:].lower()}"
+
+    response = client.get(f"/c/{loose}")
+
+    assert (response.status_code, response["Location"]) == (302, f"/c/{challenge_code}")
+
+
+def test_the_code_form_forgives_case_dashes_and_lookalikes(client):
+    response = client.get("/c/", {"code": " k7m-2qo "})
+
+    assert (response.status_code, response["Location"]) == (302, "/c/K7M2Q0")
+
+
+def test_the_code_form_explains_a_bad_code(client):
+    response = client.get("/c/", {"code": "nope"})
+
+    assert response.status_code == 400
+    assert "A code is 6 characters of 0-9 and A-Z, like K7M-2QX." in response.content.decode()
+
+
+def test_challenge_pages_are_rate_limited_like_the_api(client, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "challenge_lookup": "3/minute",
+        },
+    }
+    statuses = [client.get(f"/c/AAAAA{n}").status_code for n in range(4)]
+
+    assert statuses == [404, 404, 404, 429]
+
+
+def test_rules_show_the_daily_table_risks_and_par(client):
+    content = client.get("/rules").content.decode()
+
+    assert "Scoring: Farkle Challenge" in content
+    assert '<td>two triplets</td><td class="r num"><strong>2,500</strong>' in content
+    assert "2.31%" in content and "66.67%" in content
+    assert "<strong>593.6</strong>" in content and "<strong>5,936</strong>" in content
+
+
+def test_rules_in_french_translate_groups_and_group_numbers(client):
+    content = french().get("/rules").content.decode()
+
+    assert '<td>deux brelans</td><td class="r num"><strong>2\xa0500</strong>' in content
+    assert "2,31 %" in content
+    assert "<strong>5\xa0936</strong>" in content
+
+
+def test_the_javascript_catalog_is_translated(client):
+    catalog = french().get("/jsi18n/").content.decode()
+
+    assert '"Press Roll to start."' in catalog
+    assert '"Appuyez sur Lancer pour commencer."' in catalog
+
+
+def test_a_missing_page_uses_the_sites_404_template(client):
+    response = client.get("/no/such/page")
+
+    assert response.status_code == 404
+    assert title(response) == "Farkle! Nothing here."
+
+
+def test_the_500_page_renders_without_a_request():
+    response = server_error(RequestFactory().get("/"))
+
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in response.content.decode()
+
+
+def test_rules_list_each_tables_turn_rules_in_french(client):
+    content = french().get("/rules").content.decode()
+
+    assert "Le 10.000" in content and "Se joue avec 5 dés." in content
+    assert "pas d’encaissement sur une main pleine" in content
