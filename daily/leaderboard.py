@@ -89,6 +89,8 @@ class Entry:
     finished_at: datetime.datetime
     # Only once the puzzle has closed: before that, other players' games stay hidden (SPEC §4).
     attempt: int | None
+    # The caller's own entry.
+    mine: bool = False
 
 
 @dataclass(frozen=True)
@@ -164,8 +166,9 @@ def leaderboard_entries(
     now: datetime.datetime,
     page_size: int = PAGE_SIZE,
     accounts: bool = False,
+    player: Player | None = None,
 ) -> list[Entry]:
-    """One page of ranked attempts, best first; empty past the last page."""
+    """One page of ranked attempts, best first, the caller's marked; empty past the last page."""
     if page < 1 or page_size < 1:
         raise ApiError("invalid", "Pages are numbered from 1.")
     position = (page - 1) * page_size
@@ -180,7 +183,7 @@ def leaderboard_entries(
     rows = (
         Attempt.objects.filter(pk__in=ids[skip : skip + page_size])
         .order_by(*ORDER)
-        .values_list("id", "score", "finished_at", "player__display_name")
+        .values_list("id", "score", "finished_at", "player__display_name", "player_id")
     )
     closed = now >= puzzle.closes_at
     return [
@@ -190,8 +193,9 @@ def leaderboard_entries(
             score=score,
             finished_at=finished_at,
             attempt=attempt_id if closed else None,
+            mine=player is not None and player_id == player.pk,
         )
-        for attempt_id, score, finished_at, name in rows
+        for attempt_id, score, finished_at, name, player_id in rows
     ]
 
 
@@ -288,6 +292,7 @@ def leaderboard_page(
             now=now,
             page_size=page_size,
             accounts=accounts,
+            player=player,
         ),
         me=player_standing(puzzle=puzzle, player=player, counts=counts, accounts=accounts),
         distribution=score_distribution(counts=counts),

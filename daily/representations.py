@@ -50,6 +50,8 @@ def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
     thrown = farkle.keep_options(game.dice, table, game.sets) if game.dice else ()
     for positions, points, sets in thrown:
         left = game.in_hand - len(positions)
+        # Seed 004: once every die has scored, all of them must be thrown again.
+        can_bank = bool(left) or not table.full_hand_must_roll
         # After hot dice every die comes back, and (seed 003) the hand's sets are forgotten.
         left, sets = (left, sets) if left else (table.dice, ())
         options.append(
@@ -58,6 +60,7 @@ def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
                 "score": points,
                 "dice_left": left,
                 "farkle_risk": _risk(left, table, sets),
+                "can_bank": can_bank,
             }
         )
     return {

@@ -34,6 +34,9 @@ class KeepOptionSerializer(serializers.Serializer):
     score = serializers.IntegerField()
     dice_left = serializers.IntegerField(help_text="Dice to throw after this keep (6 on hot dice).")
     farkle_risk = serializers.FloatField(help_text="Farkle risk of throwing the dice left.")
+    can_bank = serializers.BooleanField(
+        help_text="Whether `then: bank` is allowed (Le 10.000: not on a full hand)."
+    )
 
 
 class AttemptSerializer(serializers.Serializer):
@@ -105,6 +108,7 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     attempt = serializers.IntegerField(
         allow_null=True, help_text="The attempt's id, once the puzzle has closed; null before."
     )
+    mine = serializers.BooleanField(help_text="The caller's own entry.")
 
 
 class LeaderboardStandingSerializer(serializers.Serializer):

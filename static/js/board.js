@@ -94,7 +94,7 @@
     }
     var mineShown = false;
     data.entries.forEach(function (entry) {
-      var mine = !!me && entry.name === me.name && entry.score === me.score;
+      var mine = entry.mine;
       if (mine) mineShown = true;
       rows.appendChild(self.row(entry, mine));
     });

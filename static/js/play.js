@@ -246,7 +246,7 @@
     ui.keepRoll.hidden = !awaitingKeep;
     ui.keepBank.hidden = !awaitingKeep;
     ui.keepRoll.disabled = !canAct || !chosen;
-    ui.keepBank.disabled = !canAct || !chosen;
+    ui.keepBank.disabled = !canAct || !chosen || !chosen.can_bank;
     if (!attempt && puzzle && !playable()) ui.roll.hidden = true;
   }
 
@@ -586,7 +586,7 @@
         keep("roll");
       }
     } else if (key === "b" || key === "B") {
-      if (attempt && attempt.state === "awaiting_keep" && option()) {
+      if (attempt && attempt.state === "awaiting_keep" && option() && option().can_bank) {
         event.preventDefault();
         keep("bank");
       }

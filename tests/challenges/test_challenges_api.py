@@ -308,3 +308,24 @@ def test_a_challenge_plays_on_its_table(client, clock, table, dice):
     assert client.get(f"/api/challenges/{code}").json()["par"] == round(
         farkle.solve(table).expected_turn() * 10
     )
+
+
+def test_le_10000_full_hand_options_say_banking_is_not_allowed(client, clock):
+    from challenges.codes import ALPHABET
+
+    def full_hand_first(code):
+        throw = farkle.roll_vector(seed_of(code), 1, 1, 5)
+        return any(len(p) == 5 for p, _ in farkle.keeps(throw, "dix-mille"))
+
+    codes = (f"K7M{a}{b}{c}" for a in ALPHABET for b in ALPHABET for c in ALPHABET)
+    code = next(c for c in codes if full_hand_first(c))
+    made = create(client, table="dix-mille")
+    Puzzle.objects.filter(code=made["code"]).update(
+        code=code, commitment=farkle.commitment(seed_of(code))
+    )
+    attempt = act(client, start(client, code), {"action": "roll"}).json()
+    full = next(o for o in attempt["keep_options"] if len(o["dice"]) == 5)
+    partial = [o["can_bank"] for o in attempt["keep_options"] if len(o["dice"]) < 5]
+    assert (full["can_bank"], full["dice_left"], set(partial)) == (False, 5, {True})
+    refused = act(client, attempt, {"action": "keep", "dice": full["dice"], "then": "bank"})
+    assert (refused.status_code, refused.json()["code"]) == (409, "wrong_state")

@@ -124,7 +124,13 @@ def test_keep_options_carry_scores_and_next_risk(client):
         left = 6 - len(positions) or 6
         risk = float(farkle.farkle_risk(left))
         expected.append(
-            {"dice": list(positions), "score": points, "dice_left": left, "farkle_risk": risk}
+            {
+                "dice": list(positions),
+                "score": points,
+                "dice_left": left,
+                "farkle_risk": risk,
+                "can_bank": True,
+            }
         )
     assert attempt["keep_options"] == expected
     assert attempt["farkle_risk"] == float(farkle.farkle_risk(6))

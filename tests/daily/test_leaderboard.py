@@ -312,6 +312,7 @@ def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, 
                     "score": 6500,
                     "finished_at": "2026-11-29T09:00:00Z",
                     "attempt": None,
+                    "mine": False,
                 },
                 {
                     "rank": 2,
@@ -319,6 +320,7 @@ def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, 
                     "score": 5900,
                     "finished_at": "2026-11-29T08:00:00Z",
                     "attempt": None,
+                    "mine": True,
                 },
                 {
                     "rank": 2,
@@ -326,6 +328,7 @@ def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, 
                     "score": 5900,
                     "finished_at": "2026-11-29T10:00:00Z",
                     "attempt": None,
+                    "mine": False,
                 },
             ],
             "me": {
@@ -437,6 +440,7 @@ def test_leaderboard_of_real_games_played_through_the_api(clock, db):
             "score": game["score"],
             "finished_at": game["finished_at"],
             "attempt": None,
+            "mine": game is games[0],
         }
         for game, name in ranked
     ]
