@@ -51,6 +51,7 @@ bench: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1
 bench: venv
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/leaderboard.py
+	$(BIN)/python bench/api.py
 
 fmt: venv
 	$(BIN)/ruff check --fix .
