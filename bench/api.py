@@ -39,10 +39,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
-import dj_database_url
 import psycopg
+from databases import on_database, recreate_database, server_url
 
 ROOT = Path(__file__).resolve().parents[1]
 # Never the site's own database: the benchmark drops what it creates, and only this name.
@@ -54,25 +53,6 @@ CORES = os.cpu_count() or 1
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def server_url() -> str:
-    """The Postgres server the site uses (its database is left alone)."""
-    url = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/farkle"
-    if dj_database_url.parse(url)["ENGINE"] != "django.db.backends.postgresql":
-        raise SystemExit("The API benchmark needs Postgres (DATABASE_URL).")
-    return url
-
-
-def on_database(url: str, name: str) -> str:
-    return urlsplit(url)._replace(path=f"/{name}").geturl()
-
-
-def recreate_database(server: str, *, drop_only: bool = False) -> None:
-    with psycopg.connect(on_database(server, "postgres"), autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        if not drop_only:
-            admin.execute(f"CREATE DATABASE {BENCH_DATABASE}")
-
-
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
@@ -80,8 +60,9 @@ def free_port() -> int:
 
 
 def site_environment(database: str) -> dict[str, str]:
-    """Production settings with throwaway secrets, no broker, and throttles one address can
-    pass (every simulated player comes from 127.0.0.1)."""
+    """Production settings with throwaway secrets, no broker, the shared Redis cache that several
+    processes use (throttles, sessions), and throttles one address can pass (every simulated
+    player comes from 127.0.0.1)."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -95,6 +76,7 @@ def site_environment(database: str) -> dict[str, str]:
         FARKLE_SEED_SECRET="api-benchmark-seed",
         ALLOWED_HOSTS=HOST,
         CELERY_BROKER_URL="",
+        CACHE_URL=os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/13"),
         THROTTLE_ATTEMPT_START="100000/minute",
         THROTTLE_ATTEMPT_ACT="100000/minute",
         FARKLE_FIRST_DAY="2000-01-01",
@@ -571,7 +553,7 @@ def main() -> None:
     args = parser.parse_args()
     server = server_url()
     database = on_database(server, BENCH_DATABASE)
-    recreate_database(server)
+    recreate_database(server, BENCH_DATABASE)
     try:
         env = site_environment(database)
         subprocess.run(
@@ -588,7 +570,7 @@ def main() -> None:
             finally:
                 site.stop()
     finally:
-        recreate_database(server, drop_only=True)
+        recreate_database(server, BENCH_DATABASE, drop_only=True)
 
 
 def run(site: Server, database: str, args: argparse.Namespace) -> None:

@@ -21,10 +21,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from urllib.parse import urlsplit
 
-import dj_database_url
-import psycopg
+from databases import on_database, recreate_database, server_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -41,23 +39,29 @@ def turn_distribution(table: str = farkle.DEFAULT_TABLE) -> dict[int, float]:
     solution = farkle.solve(table)
     unit = solution.unit
 
+    def worth(units: int, option) -> float:
+        (dice, sets), gain, may_bank = option
+        points = (units + gain) * unit
+        return (solution.value if may_bank else solution.roll_value)(points, dice, sets)
+
     @cache
-    def throw(dice: int, units: int) -> tuple[tuple[int, float], ...]:
+    def throw(hand, units: int) -> tuple[tuple[int, float], ...]:
         outcome: dict[int, float] = defaultdict(float)
         scoring = 0.0
-        for probability, options in solution.groups[dice]:
+        for probability, options in solution.groups[hand]:
             scoring += probability
-            left, gain = max(options, key=lambda o: solution.value((units + o[1]) * unit, o[0]))
+            after, gain, may_bank = max(options, key=lambda o: worth(units, o))
             held = units + gain
-            if solution.should_roll(held * unit, left):
-                for banked, p in throw(left, held):
+            if not may_bank or solution.should_roll(held * unit, *after):
+                for banked, p in throw(after, held):
                     outcome[banked] += probability * p
             else:
                 outcome[held] += probability
-        outcome[0] += 1.0 - scoring  # A Farkle loses the turn's points.
+        # A Farkle loses the turn's points (farkle-challenge throws no pair again).
+        outcome[0] += 1.0 - scoring
         return tuple(outcome.items())
 
-    return {units * unit: p for units, p in throw(solution.table.dice, 0)}
+    return {units * unit: p for units, p in throw((solution.table.dice, ()), 0)}
 
 
 def game_distribution(turn: dict[int, float], turns: int = farkle.TURNS) -> dict[int, float]:
@@ -71,25 +75,6 @@ def game_distribution(turn: dict[int, float], turns: int = farkle.TURNS) -> dict
         # Scores rarer than one in a trillion never show up among a million players.
         game = {s: p for s, p in following.items() if p > 1e-12}
     return game
-
-
-def server_url() -> str:
-    """The Postgres server the site uses (its database is left alone)."""
-    url = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/farkle"
-    if dj_database_url.parse(url)["ENGINE"] != "django.db.backends.postgresql":
-        raise SystemExit("The leaderboard benchmark needs Postgres (DATABASE_URL).")
-    return url
-
-
-def on_database(url: str, name: str) -> str:
-    return urlsplit(url)._replace(path=f"/{name}").geturl()
-
-
-def recreate_database(server: str, *, drop_only: bool = False) -> None:
-    with psycopg.connect(on_database(server, "postgres"), autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        if not drop_only:
-            admin.execute(f"CREATE DATABASE {BENCH_DATABASE}")
 
 
 def setup_django(server: str) -> None:
@@ -190,7 +175,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(2026)
     server = server_url()
-    recreate_database(server)
+    recreate_database(server, BENCH_DATABASE)
     try:
         setup_django(server)
         run(args.players, args.runs, rng)
@@ -199,7 +184,7 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-        recreate_database(server, drop_only=True)
+        recreate_database(server, BENCH_DATABASE, drop_only=True)
 
 
 def run(players: int, runs: int, rng: random.Random) -> None:

@@ -20,7 +20,7 @@ from challenges.codes import code_display
 from challenges.models import Challenge
 from daily import selectors as daily_selectors
 from daily import services as daily_services
-from daily.apis.leaderboards import LeaderboardQuerySerializer, leaderboard_data
+from daily.apis.leaderboards import LeaderboardQuerySerializer, leaderboard_for_request
 from daily.apis.schemas import (
     AttemptSerializer,
     AttemptSummarySerializer,
@@ -32,7 +32,6 @@ from daily.apis.verify import (
     VerifyQuerySerializer,
     verification_response,
 )
-from daily.leaderboard import leaderboard_page
 from daily.players import player_for_request, player_from_request
 from daily.representations import attempt_data, attempt_summary, iso, puzzle_fields
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
@@ -191,20 +190,11 @@ class ChallengeLeaderboardApi(APIView):
         summary="A challenge's leaderboard, ranked as the daily's",
     )
     def get(self, request: Request, code: str) -> Response:
-        query = LeaderboardQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
         now = timezone.now()
         challenge = services.challenge_get(code=code)
         puzzle = challenge.puzzle
-        board = leaderboard_page(
-            puzzle=puzzle,
-            page=query.validated_data["page"],
-            now=now,
-            player=player_from_request(request),
-            accounts=query.validated_data["accounts"],
-        )
         data = {
-            **leaderboard_data(puzzle, board, now),
+            **leaderboard_for_request(request, puzzle, now),
             "title": challenge.title,
             "creator": challenge.creator.display_name,
             "table": puzzle.table,

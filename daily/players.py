@@ -136,6 +136,15 @@ def player_from_request(request: HttpRequest) -> Player | None:
     return player
 
 
+def player_id_from_request(request: HttpRequest) -> int | None:
+    """The id of this browser's player, from its session alone (no query): the session holds
+    the account's player once logged in (``player_bind``)."""
+    player_id = request.session.get(settings.PLAYER_SESSION_KEY)
+    if player_id is not None:
+        _session_keep_alive(request)
+    return player_id
+
+
 def _session_keep_alive(request: HttpRequest) -> None:
     # The session (and its cookie) lasts a year from its last save; saving once a day keeps a
     # regular player's guest alive for good, without a write on every action.

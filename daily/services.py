@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
+from contextlib import nullcontext
 from typing import Any
 
 from django.conf import settings
@@ -131,56 +132,80 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
 def attempt_act(
     *,
     attempt_id: int,
-    player: Player | None,
+    player_id: int | None,
     step: int,
     action: Mapping[str, Any],
     now: datetime.datetime,
 ) -> tuple[Attempt, farkle.Game]:
     """Apply one action to the player's attempt, if ``step`` is the one the client last saw.
 
-    The row is locked for the whole action, so a double click or a retried request waits and
-    then finds the step moved on (``stale_step``) instead of rolling twice.
+    The write is a conditional update on the step the action was computed from (an optimistic
+    lock): of a double click or a retried request, one moves the step on and the other finds
+    it moved (``stale_step``), so nothing ever rolls twice. Only a finishing official game needs
+    a transaction, to count its score with it.
     """
     parsed = farkle.action_from_dict(action)
-    with transaction.atomic():
-        attempt = (
-            Attempt.objects.select_for_update(of=("self",))
-            .select_related("puzzle")
-            .filter(pk=attempt_id, player=player)
-            .first()
-            if player is not None
-            else None
+    attempt = _attempt_of(attempt_id=attempt_id, player_id=player_id)
+    game = attempt_game(attempt)
+    _check_actionable(attempt, game, step=step, now=now)
+    game = game.apply(parsed)
+    changes = {
+        "actions": [*attempt.actions, parsed.to_dict()],
+        "state": game.state,
+        "step": game.step,
+        "turn": game.turn,
+        "score": game.score,
+        "updated_at": now,
+        "finished_at": now if game.finished else None,
+    }
+    counted = game.finished and attempt.official
+    with transaction.atomic() if counted else nullcontext():
+        # Not finished either: the close may have finalised the game since it was read.
+        moved = (
+            Attempt.objects.filter(pk=attempt.pk, step=step)
+            .exclude(state=Attempt.State.FINISHED)
+            .update(**changes)
         )
-        if attempt is None:
-            raise ApiError("not_found", "No such attempt.")
-        game = attempt_game(attempt)
-        if game.finished:
-            raise ApiError("finished", "This game is over.", attempt=(attempt, game))
-        if attempt.deadline is not None and now >= attempt.deadline:
-            raise ApiError(
-                _closed_code(attempt.puzzle),
-                "This puzzle closed; the action came too late.",
-                attempt=(attempt, game),
-            )
-        if step != attempt.step:
-            raise ApiError(
-                "stale_step",
-                f"This game is at step {attempt.step}, not {step}: reload it.",
-                attempt=(attempt, game),
-            )
-        game = game.apply(parsed)
-        attempt.actions = [*attempt.actions, parsed.to_dict()]
-        attempt.state = game.state
-        attempt.step = game.step
-        attempt.turn = game.turn
-        attempt.score = game.score
-        attempt.updated_at = now
-        if game.finished:
-            attempt.finished_at = now
-            if attempt.official:
-                score_count_add(puzzle=attempt.puzzle, score=game.score)
-        attempt.save()
+        if not moved:
+            current = _attempt_of(attempt_id=attempt_id, player_id=player_id)
+            _check_actionable(current, attempt_game(current), step=step, now=now)
+            raise AssertionError("A refused update must have a reason.")  # pragma: no cover
+        if counted:
+            score_count_add(puzzle=attempt.puzzle, score=game.score)
+    for field, value in changes.items():
+        setattr(attempt, field, value)
     return attempt, game
+
+
+def _attempt_of(*, attempt_id: int, player_id: int | None) -> Attempt:
+    attempt = (
+        Attempt.objects.select_related("puzzle").filter(pk=attempt_id, player_id=player_id).first()
+        if player_id is not None
+        else None
+    )
+    if attempt is None:
+        raise ApiError("not_found", "No such attempt.")
+    return attempt
+
+
+def _check_actionable(
+    attempt: Attempt, game: farkle.Game, *, step: int, now: datetime.datetime
+) -> None:
+    """ApiError, with the attempt as it stands, when no action can be taken at ``step`` now."""
+    if game.finished:
+        raise ApiError("finished", "This game is over.", attempt=(attempt, game))
+    if attempt.deadline is not None and now >= attempt.deadline:
+        raise ApiError(
+            _closed_code(attempt.puzzle),
+            "This puzzle closed; the action came too late.",
+            attempt=(attempt, game),
+        )
+    if step != attempt.step:
+        raise ApiError(
+            "stale_step",
+            f"This game is at step {attempt.step}, not {step}: reload it.",
+            attempt=(attempt, game),
+        )
 
 
 def score_count_add(*, puzzle: Puzzle, score: int, count: int = 1) -> None:

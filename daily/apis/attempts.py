@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from daily import selectors, services
 from daily.apis import schemas
-from daily.players import player_for_request, player_from_request
+from daily.players import player_for_request, player_from_request, player_id_from_request
 from daily.representations import attempt_data, puzzle_data
 from farkle_site.drf import ScopedPlayerThrottle
 from farkle_site.errors import ApiError
@@ -132,7 +132,7 @@ class AttemptActionsApi(APIView):
         try:
             attempt, game = services.attempt_act(
                 attempt_id=attempt_id,
-                player=player_from_request(request),
+                player_id=player_id_from_request(request),
                 step=data["step"],
                 action={k: v for k, v in data.items() if k != "step"},
                 now=timezone.now(),

@@ -47,6 +47,23 @@ class LeaderboardQuerySerializer(serializers.Serializer):
     )
 
 
+def leaderboard_for_request(
+    request: Request, puzzle: Puzzle, now: datetime.datetime
+) -> dict[str, Any]:
+    """The leaderboard of a puzzle for the request's ``page`` and ``accounts`` (a day's or a
+    challenge's)."""
+    query = LeaderboardQuerySerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    board = leaderboard_page(
+        puzzle=puzzle,
+        page=query.validated_data["page"],
+        now=now,
+        player=player_from_request(request),
+        accounts=query.validated_data["accounts"],
+    )
+    return leaderboard_data(puzzle, board, now)
+
+
 class DailyLeaderboardApi(APIView):
     @extend_schema(
         parameters=[LeaderboardQuerySerializer],
@@ -54,15 +71,7 @@ class DailyLeaderboardApi(APIView):
         summary="A daily's leaderboard: a page of ranks, the caller's own, the distribution",
     )
     def get(self, request: Request, day: str) -> Response:
-        query = LeaderboardQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
         now = timezone.now()
         puzzle = services.daily_get_or_create(day=day_or_today(day, now), now=now)
-        board = leaderboard_page(
-            puzzle=puzzle,
-            page=query.validated_data["page"],
-            now=now,
-            player=player_from_request(request),
-            accounts=query.validated_data["accounts"],
-        )
-        return Response(schemas.LeaderboardSerializer(leaderboard_data(puzzle, board, now)).data)
+        data = leaderboard_for_request(request, puzzle, now)
+        return Response(schemas.LeaderboardSerializer(data).data)

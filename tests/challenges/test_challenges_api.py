@@ -117,8 +117,9 @@ def test_daily_and_challenge_of_the_same_date_differ(client, clock):
     daily = act(client, post(client, "/api/daily/2026-11-29/attempts").json(), {"action": "roll"})
     secret = settings.FARKLE_SEED_SECRET.encode()
     day_seed = farkle.daily_seed(secret, datetime.date(2026, 11, 29))
-    assert daily.json()["dice"] == farkle.roll_vector(day_seed, 1, 1)
-    assert challenge["dice"] == farkle.roll_vector(seed_of(code), 1, 1)
+    # The throw as recorded: a Farkle leaves no current dice.
+    assert daily.json()["turns"][0]["throws"][0]["dice"] == farkle.roll_vector(day_seed, 1, 1)
+    assert challenge["turns"][0]["throws"][0]["dice"] == farkle.roll_vector(seed_of(code), 1, 1)
     assert day_seed != seed_of(code)
 
 
