@@ -17,9 +17,6 @@ from daily import services
 from daily.leaderboard import score_counts, score_distribution
 from daily.models import Attempt, Puzzle
 
-# How far back a reconcile creates dailies nobody opened, when none exists at all yet.
-_FIRST_RUN_LOOKBACK = datetime.timedelta(days=7)
-
 
 @dataclass(frozen=True)
 class Closed:
@@ -101,13 +98,17 @@ def reconcile(*, now: datetime.datetime) -> Report:
     first, however many were missed."""
     report = Report()
     today = services.day_of(now)
-    latest = (
-        Puzzle.objects.filter(kind=Puzzle.Kind.DAILY).order_by("-day").values_list("day", flat=True)
-    ).first()
-    day = latest + datetime.timedelta(days=1) if latest else today - _FIRST_RUN_LOOKBACK
-    day = max(day, services.first_day())
+    first = services.first_day()
+    # Every missing day since the first, gaps included (the request path may have created a
+    # later day while beat was down).
+    existing = set(
+        Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day__gte=first, day__lte=today).values_list(
+            "day", flat=True
+        )
+    )
+    day = first
     while day <= today:
-        if services.daily_create(day=day):
+        if day not in existing and services.daily_create(day=day):
             report.opened.append(f"daily {day.isoformat()}")
         day += datetime.timedelta(days=1)
     due = Puzzle.objects.filter(closed_at__isnull=True, closes_at__lte=now).order_by(

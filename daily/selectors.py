@@ -31,5 +31,7 @@ def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt |
 
 
 def attempt_game(attempt: Attempt) -> farkle.Game:
-    """The attempt's game, replayed from its stored actions."""
-    return farkle.Game.replay(attempt.puzzle.seed(), attempt.actions, attempt.puzzle.table)
+    """The attempt's game, replayed from its stored actions (and ended, when its puzzle's close
+    finalised it)."""
+    game = farkle.Game.replay(attempt.puzzle.seed(), attempt.actions, attempt.puzzle.table)
+    return game.closed() if attempt.finalised_at_close else game

@@ -167,9 +167,15 @@ def attempt_act(
             .update(**changes)
         )
         if not moved:
+            # Another action, or the close, came first: answer with the game as it now is.
             current = _attempt_of(attempt_id=attempt_id, player_id=player_id)
-            _check_actionable(current, attempt_game(current), step=step, now=now)
-            raise AssertionError("A refused update must have a reason.")  # pragma: no cover
+            current_game = attempt_game(current)
+            _check_actionable(current, current_game, step=step, now=now)
+            raise ApiError(
+                "stale_step",
+                "This game moved on meanwhile: reload it.",
+                attempt=(current, current_game),
+            )
         if counted:
             score_count_add(puzzle=attempt.puzzle, score=game.score)
     for field, value in changes.items():
@@ -192,6 +198,12 @@ def _check_actionable(
     attempt: Attempt, game: farkle.Game, *, step: int, now: datetime.datetime
 ) -> None:
     """ApiError, with the attempt as it stands, when no action can be taken at ``step`` now."""
+    if attempt.finalised_at_close:
+        raise ApiError(
+            _closed_code(attempt.puzzle),
+            "This puzzle closed; the game ended with its banked points.",
+            attempt=(attempt, game),
+        )
     if game.finished:
         raise ApiError("finished", "This game is over.", attempt=(attempt, game))
     if attempt.deadline is not None and now >= attempt.deadline:

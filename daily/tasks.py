@@ -27,6 +27,8 @@ logger = logging.getLogger(__name__)
 def reconcile_task(at: str | None = None) -> dict:
     """Open today's daily, close every due puzzle; ``at`` (ISO 8601) replaces the clock."""
     now = datetime.datetime.fromisoformat(at) if at else timezone.now()
+    if timezone.is_naive(now):
+        raise ValueError(f"at={at!r} has no time zone; add Z for UTC.")
     report = reconcile(now=now)
     logger.info("Rollover at %s: %s", now.isoformat(), str(report).replace("\n", "; "))
     return report.as_dict()

@@ -140,6 +140,18 @@ class Game:
             return ()
         return tuple((p, points) for p, points, _ in keep_options(self.dice, self.table, self.sets))
 
+    def closed(self) -> Game:
+        """The game ended by its puzzle's close: banked points stay, points at risk are lost
+        (SPEC §4), and turns not reached are not played."""
+        if self.finished:
+            return self
+        turns = self.turns
+        if turns[-1].throws:
+            turns = (*turns[:-1], replace(turns[-1], points=0, done=True))
+        else:
+            turns = turns[:-1]
+        return replace(self, state=FINISHED, turns=turns, turn_points=0, in_hand=0, roll=0, sets=())
+
     def apply(self, action: Action) -> Game:
         """The game after ``action``; FarkleError (and this game unchanged) when refused."""
         if self.state == FINISHED:

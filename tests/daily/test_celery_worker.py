@@ -31,6 +31,8 @@ def worker_queue():
         "DATABASE_URL": shared_database_url(),
         "CELERY_BROKER_URL": REDIS,
         "CELERY_RESULT_BACKEND": REDIS,
+        # The site's first day: a reconcile opens every missing day since.
+        "FARKLE_FIRST_DAY": "2026-11-29",
     }
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "farkle_site", "worker", "--pool", "solo",

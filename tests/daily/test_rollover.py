@@ -24,6 +24,12 @@ def at(hour, minute, second=0, micro=0, day=29, month=11):
     return datetime.datetime(2026, month, day, hour, minute, second, micro, tzinfo=UTC)
 
 
+@pytest.fixture(autouse=True)
+def _first_day(settings):
+    # A reconcile opens every missing day since the first: the tests' site starts on the 29th.
+    settings.FARKLE_FIRST_DAY = datetime.date(2026, 11, 29)
+
+
 @pytest.fixture
 def clock():
     with time_machine.travel(at(12, 0), tick=False) as traveller:
@@ -155,7 +161,8 @@ def test_two_closes_at_the_same_time_close_once(client):
     assert sum(ScoreCount.objects.values_list("count", flat=True)) == 2
 
 
-def test_reconcile_after_three_missed_days_catches_up_in_order(client, clock):
+def test_reconcile_after_three_missed_days_catches_up_in_order(client, clock, settings):
+    settings.FARKLE_FIRST_DAY = datetime.date(2026, 11, 26)
     for day in ("2026-11-26", "2026-11-27"):
         clock.move_to(datetime.datetime.fromisoformat(f"{day}T12:00:00Z"))
         start_daily(client, day)
@@ -198,7 +205,9 @@ def streak(client) -> tuple[int, int]:
     return stats["current_streak"], stats["best_streak"]
 
 
-def test_streaks_across_a_gap_a_practice_only_day_and_an_archive_game(client, clock):
+def test_streaks_across_a_gap_a_practice_only_day_and_an_archive_game(client, clock, settings):
+    settings.FARKLE_FIRST_DAY = datetime.date(2026, 11, 20)
+
     def play(day):
         clock.move_to(datetime.datetime.fromisoformat(f"{day}T12:00:00Z"))
         return play_greedy(client, start_daily(client, day))
@@ -259,3 +268,51 @@ def test_a_game_from_2359_finished_at_0001_counts_for_its_own_day(client, clock)
     assert ([e["score"] for e in mine["entries"]], today["entries"]) == ([finished["score"]], [])
     reconcile(now=at(0, 1, 30, day=30))
     assert Attempt.objects.get().rank == 1
+
+
+def test_reconcile_fills_a_gap_left_while_beat_was_down(client, clock, settings):
+    settings.FARKLE_FIRST_DAY = datetime.date(2026, 11, 26)
+    clock.move_to(at(12, 0, day=26))
+    start_daily(client, "2026-11-26")
+    # Beat was down; on the 29th the request path created that day's daily itself.
+    clock.move_to(at(12, 0))
+    client.get("/api/daily/today")
+    report = reconcile(now=at(12, 5))
+    assert report.opened == ["daily 2026-11-27", "daily 2026-11-28"]
+    assert [c.puzzle for c in report.closed] == [
+        "daily 2026-11-26",
+        "daily 2026-11-27",
+        "daily 2026-11-28",
+    ]
+
+
+def test_an_action_racing_the_close_is_refused_not_a_500(client, clock):
+    attempt = act(client, start_daily(client, DAY), {"action": "roll"}).json()
+    # The worker's clock runs a second ahead of the web's: it closes while the web still
+    # accepts the action at 00:01:29.
+    puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
+    clock.move_to(at(0, 1, 29, day=30))
+    best = (
+        max(attempt["keep_options"], key=lambda o: o["score"]) if attempt["keep_options"] else None
+    )
+    action = (
+        {"action": "keep", "dice": best["dice"], "then": "roll"} if best else {"action": "roll"}
+    )
+    refused = act(client, attempt, action)
+    assert (refused.status_code, refused.json()["code"]) == (409, "day_closed")
+    shown = refused.json()["attempt"]
+    assert (shown["state"], shown["keep_options"], shown["farkle_risk"]) == ("finished", [], None)
+    assert shown["finalised_at_close"] is True
+
+
+def test_a_finalised_game_reads_as_finished_with_its_banked_score(client, clock):
+    attempt = act(client, start_daily(client, DAY), {"action": "roll"}).json()
+    reconcile(now=at(0, 1, 30, day=30))
+    shown = client.get(f"/api/attempts/{attempt['id']}").json()
+    assert (shown["state"], shown["dice"], shown["keep_options"], shown["score"]) == (
+        "finished",
+        [],
+        [],
+        0,
+    )
+    assert shown["turns"][-1]["done"] is True
