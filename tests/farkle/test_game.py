@@ -224,3 +224,23 @@ def test_optimal_play_scores_near_par_over_many_games(table):
         scores.append(game.score)
     mean = sum(scores) / len(scores)
     assert abs(mean - 10 * solution.expected_turn()) < 450, mean
+
+
+def test_closed_game_keeps_the_banked_points_and_loses_the_rest():
+    s = first_seed(
+        lambda s: bool(keeps(roll_vector(s, 1, 1))) and bool(keeps(roll_vector(s, 2, 1)))
+    )
+    game = Game.new(s).apply(Roll())
+    game = game.apply(best_keep(game, "bank")).apply(Roll())
+    game = game.apply(Keep(game.keep_options()[0][0], "roll"))
+    banked = game.score
+    closed = game.closed()
+    assert (closed.state, closed.score, closed.turn_points, closed.dice) == (
+        FINISHED,
+        banked,
+        0,
+        (),
+    )
+    assert [t.done for t in closed.turns] == [True, True]
+    assert closed.closed() == closed
+    assert Game.new(s).closed().turns == ()
