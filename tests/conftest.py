@@ -1,8 +1,11 @@
 """Settings for the whole test run."""
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.core.cache import cache
+
+from tests.moments import NOON
 
 
 def pytest_configure(config):
@@ -22,3 +25,10 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def clock():
+    """Time frozen at NOON; move it with ``clock.move_to`` or ``clock.shift``."""
+    with time_machine.travel(NOON, tick=False) as traveller:
+        yield traveller

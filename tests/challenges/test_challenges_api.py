@@ -2,7 +2,6 @@ import datetime
 import threading
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.db import connection
 from django.test import Client, override_settings
@@ -10,19 +9,13 @@ from django.test import Client, override_settings
 import farkle
 from challenges.models import Challenge
 from daily.models import Attempt, Puzzle
+from tests.moments import NOON
 
 from ..daily.helpers import act, play_greedy, post
 
 UTC = datetime.UTC
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
 
 
 def create(client, **body):

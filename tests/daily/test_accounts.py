@@ -1,7 +1,6 @@
 import datetime
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -11,17 +10,10 @@ from daily.models import Attempt, Player
 from .helpers import play_greedy, post, start_daily
 
 UTC = datetime.UTC
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 DAY = "2026-11-29"
 PASSWORD = "correct horse battery staple"
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _noon():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 @pytest.fixture(autouse=True)
@@ -272,7 +264,7 @@ def test_logout_of_a_guest_keeps_its_player(client):
     assert Attempt.objects.get().pk == attempt["id"]
 
 
-def test_signup_is_throttled_per_address(client, _noon):
+def test_signup_is_throttled_per_address(client, clock):
     statuses = [signup(Client(), f"user{n}").status_code for n in range(20)]
 
     response = signup(client, "late")
@@ -283,7 +275,7 @@ def test_signup_is_throttled_per_address(client, _noon):
         {"detail": "Request was throttled. Expected available in 60 seconds.", "code": "throttled"},
     )
     assert not get_user_model().objects.filter(username="late").exists()
-    _noon.shift(datetime.timedelta(seconds=61))
+    clock.shift(datetime.timedelta(seconds=61))
     assert signup(client, "late").status_code == 201
 
 

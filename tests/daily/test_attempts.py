@@ -1,7 +1,6 @@
 import datetime
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.test import Client
 from hypothesis import HealthCheck, given
@@ -15,16 +14,9 @@ from daily.models import Attempt, Puzzle, ScoreCount
 from .helpers import act, play_greedy, post, start_daily
 
 UTC = datetime.UTC
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 DAY = "2026-11-29"
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _noon():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 def seed() -> bytes:

@@ -1,6 +1,5 @@
 """Races between real threads, each with its own database connection."""
 
-import datetime
 import threading
 
 import pytest
@@ -9,11 +8,11 @@ from django.db import connection
 from django.test import Client
 
 from daily.models import Attempt, Player
+from tests.moments import NOON
 
 from .helpers import act, post, start_daily
 
 DAY = "2026-11-29"
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,7 +1,6 @@
 import datetime
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.test import Client
 
@@ -22,12 +21,6 @@ def at(hour: int, minute: int, second: int = 0, micro: int = 0, day: int = 29):
 
 def stored(attempt_id: int) -> dict:
     return Attempt.objects.filter(pk=attempt_id).values().get()
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(at(12, 0), tick=False) as traveller:
-        yield traveller
 
 
 @pytest.mark.parametrize(

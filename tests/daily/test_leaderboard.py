@@ -2,7 +2,6 @@ import datetime
 from types import SimpleNamespace
 
 import pytest
-import time_machine
 from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,21 +19,15 @@ from daily.leaderboard import (
 from daily.models import Attempt, Player, Puzzle
 from daily.players import player_bind
 from daily.services import daily_get_or_create, score_count_add
+from tests.moments import NOON
 
 from .helpers import play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 # The end of the day's grace: from this instant on the day is closed (SPEC §4).
 CLOSE = datetime.datetime(2026, 11, 30, 0, 1, 30, tzinfo=UTC)
 URL = f"/api/daily/{DAY}/leaderboard"
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
 
 
 @pytest.fixture

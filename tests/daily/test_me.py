@@ -2,7 +2,6 @@ import datetime
 from types import SimpleNamespace
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.test import Client
 
@@ -11,21 +10,15 @@ from daily.models import Attempt, Player, Puzzle
 from daily.players import player_bind, player_create
 from daily.services import daily_get_or_create, day_start
 from daily.stats import HISTORY_LENGTH, player_stats, streaks
+from tests.moments import NOON
 
 from .helpers import play_greedy, start_daily
 
 UTC = datetime.UTC
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 TODAY = datetime.date(2026, 11, 29)
 DAY = "2026-11-29"
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _noon():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 def day(n: int) -> datetime.date:

@@ -1,9 +1,6 @@
 """CSRF for guest sessions, and throttles."""
 
-import datetime
-
 import pytest
-import time_machine
 from django.test import Client, override_settings
 
 from daily.models import Attempt
@@ -11,15 +8,8 @@ from daily.models import Attempt
 from .helpers import play_greedy, post, start_daily
 
 DAY = "2026-11-29"
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("_noon")]
-
-
-@pytest.fixture
-def _noon():
-    with time_machine.travel(NOON, tick=False):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 def test_cross_site_post_without_the_token_is_refused():

@@ -30,12 +30,6 @@ def _first_day(settings):
     settings.FARKLE_FIRST_DAY = datetime.date(2026, 11, 29)
 
 
-@pytest.fixture
-def clock():
-    with time_machine.travel(at(12, 0), tick=False) as traveller:
-        yield traveller
-
-
 def daily(day: str) -> Puzzle:
     return Puzzle.objects.get(kind="daily", day=day)
 

@@ -3,24 +3,17 @@
 import datetime
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.test import Client
 
 from daily.models import Attempt, Player
+from tests.moments import NOON
 
 from .helpers import post, start_daily
 
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
 DAY = "2026-11-29"
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
 
 
 def test_first_visit_gets_a_browser_id_that_then_stays(client, clock):

@@ -6,7 +6,6 @@ import datetime
 import re
 
 import pytest
-import time_machine
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
@@ -15,15 +14,8 @@ from daily.players import player_create
 from farkle_site.views import server_error
 
 UTC = datetime.UTC
-NOON = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 @pytest.fixture
