@@ -7,7 +7,6 @@ place. The server renders what never changes during a visit (the rules, the date
 from __future__ import annotations
 
 import datetime
-import re
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -112,26 +111,19 @@ def _group_phrases() -> dict[str, dict[int, str]]:
     }
 
 
-_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-
-
-def group_label(label: str) -> str:
-    """The engine's English name of a scoring group ("three 2s", "four of a kind") translated;
-    a name it does not know stays as it is."""
-    if label == "three pairs":
+def group_label(group: dict) -> str:
+    """A scoring group of ``/api/rules`` named in the page's language, from its parts."""
+    kind, count, face = group["kind"], group["count"], group["face"]
+    if kind == "three_pairs":
         return _("three pairs")
-    if label == "two triplets":
+    if kind == "two_triplets":
         return _("two triplets")
-    if label.startswith("straight "):
-        return _("straight %(run)s") % {"run": label.removeprefix("straight ")}
+    if kind == "straight":
+        return _("straight %(run)s") % {"run": "-".join(map(str, group["dice"]))}
     phrases = _group_phrases()
-    match = re.fullmatch(r"(one|three|four|five|six) of a kind", label)
-    if match and _COUNT_WORDS[match.group(1)] in phrases["kind"]:
-        return phrases["kind"][_COUNT_WORDS[match.group(1)]]
-    match = re.fullmatch(r"(one|three|four|five|six) ([1-6])s?", label)
-    if match and _COUNT_WORDS[match.group(1)] in phrases["faces"]:
-        return phrases["faces"][_COUNT_WORDS[match.group(1)]] % {"face": match.group(2)}
-    return label
+    if kind == "of_a_kind":
+        return phrases["kind"][count]
+    return phrases["faces"][count] % {"face": face}
 
 
 def _today_context(now: datetime.datetime) -> dict:
@@ -241,8 +233,7 @@ def rules(request: HttpRequest) -> HttpResponse:
                 **table,
                 "display_name": table_name(table["id"]),
                 "scoring": [
-                    {**group, "display_label": group_label(group["label"])}
-                    for group in table["scoring"]
+                    {**group, "display_label": group_label(group)} for group in table["scoring"]
                 ],
                 "farkle_risk": [
                     {**risk, "percent": risk["risk"] * 100} for risk in table["farkle_risk"]

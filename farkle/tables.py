@@ -22,11 +22,13 @@ def _frozen(mapping: Mapping) -> Mapping:
 
 @dataclass(frozen=True)
 class Combo:
-    """One scoring group: the faces it uses (sorted) and what it is worth."""
+    """One scoring group: the faces it uses (sorted), what it is worth, and what it is."""
 
     faces: tuple[int, ...]
     points: int
     label: str
+    # single, set (three or more of one face), straight, three_pairs or two_triplets.
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -96,24 +98,24 @@ class Table:
         """Every scoring group of this table, at most ``dice`` dice each."""
         found: list[Combo] = []
         for face, points in self.singles.items():
-            found.append(Combo((face,), points, f"one {face}"))
+            found.append(Combo((face,), points, f"one {face}", "single"))
         names = {3: "three", 4: "four", 5: "five", 6: "six"}
         for count in range(3, self.dice + 1):
             for face in FACES:
                 points = self.kind_points(face, count)
                 if points is not None:
-                    found.append(Combo((face,) * count, points, f"{names[count]} {face}s"))
+                    found.append(Combo((face,) * count, points, f"{names[count]} {face}s", "set"))
         for run, points in self.straights.items():
             label = "straight " + "-".join(map(str, run))
-            found.append(Combo(tuple(sorted(run)), points, label))
+            found.append(Combo(tuple(sorted(run)), points, label, "straight"))
         if self.three_pairs is not None and self.dice >= 6:
             for trio in combinations(FACES, 3):
                 faces = tuple(sorted(trio * 2))
-                found.append(Combo(faces, self.three_pairs, "three pairs"))
+                found.append(Combo(faces, self.three_pairs, "three pairs", "three_pairs"))
         if self.two_triplets is not None and self.dice >= 6:
             for pair in combinations(FACES, 2):
                 faces = tuple(sorted(pair * 3))
-                found.append(Combo(faces, self.two_triplets, "two triplets"))
+                found.append(Combo(faces, self.two_triplets, "two triplets", "two_triplets"))
         return tuple(c for c in found if len(c.faces) <= self.dice)
 
 

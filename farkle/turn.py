@@ -88,7 +88,7 @@ def _extended_value(kept: tuple[int, ...], table_id: str, sets: Sets) -> tuple[i
             split = s.split(rest) if rest else ()
             if split is None:
                 continue
-            new_sets = [c.faces for c in split if len(c.faces) >= 3 and len(set(c.faces)) == 1]
+            new_sets = [c.faces for c in split if c.kind == "set"]
             # A second set of a face already held is that set extended, not a set of its own.
             if any(faces[0] in held for faces in new_sets):
                 continue

@@ -25,7 +25,7 @@ def scoring_groups(table: farkle.Table) -> list[dict[str, Any]]:
     combos = table.combos()
     kind_points: dict[int, list[int]] = defaultdict(list)
     for combo in combos:
-        if len(combo.faces) >= 4 and len(set(combo.faces)) == 1:
+        if combo.kind == "set" and len(combo.faces) >= 4:
             kind_points[len(combo.faces)].append(combo.points)
     # n of a kind is one line when every face has it and pays the same for it.
     merged = {n for n, points in kind_points.items() if len(points) == 6 and len(set(points)) == 1}
@@ -35,10 +35,19 @@ def scoring_groups(table: farkle.Table) -> list[dict[str, Any]]:
     lines: dict[str, dict[str, Any]] = {}
     for combo in combos:
         count = len(combo.faces)
-        label, dice = combo.label, list(combo.faces)
-        if count in merged and len(set(combo.faces)) == 1:
-            label, dice = f"{label.split()[0]} of a kind", [plain] * count
-        lines.setdefault(label, {"label": label, "points": combo.points, "dice": dice})
+        # What a page needs to name the group in its language, without parsing the label.
+        line = {
+            "label": combo.label,
+            "kind": combo.kind,
+            "count": count,
+            "face": combo.faces[0] if combo.kind in ("single", "set") else None,
+            "points": combo.points,
+            "dice": list(combo.faces),
+        }
+        if combo.kind == "set" and count in merged:
+            label = f"{combo.label.split()[0]} of a kind"
+            line.update(label=label, kind="of_a_kind", face=None, dice=[plain] * count)
+        lines.setdefault(line["label"], line)
     return list(lines.values())
 
 

@@ -198,7 +198,13 @@ class MeSerializer(serializers.Serializer):
 
 
 class RulesScoringGroupSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField(help_text="In English; kind, count and face say it in parts.")
+    kind = serializers.ChoiceField(
+        choices=["single", "set", "of_a_kind", "straight", "three_pairs", "two_triplets"],
+        help_text="of_a_kind: that many of any face, all paying the same.",
+    )
+    count = serializers.IntegerField(help_text="How many dice.")
+    face = serializers.IntegerField(allow_null=True, help_text="The face of a single or a set.")
     points = serializers.IntegerField()
     dice = serializers.ListField(child=serializers.IntegerField(), help_text="An example.")
 

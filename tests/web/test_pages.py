@@ -208,3 +208,10 @@ def test_rules_list_each_tables_turn_rules_in_french(client):
 
     assert "Le 10.000" in content and "Se joue avec 5 dés." in content
     assert "pas d’encaissement sur une main pleine" in content
+
+
+def test_rules_in_french_name_every_scoring_group_of_every_table_in_french(client):
+    content = french().get("/rules").content.decode()
+
+    english = ["of a kind", "three pairs", "two triplets", "straight ", ">one ", "a single", " 6s<"]
+    assert [word for word in english if word in content] == []
