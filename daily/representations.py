@@ -133,6 +133,8 @@ def puzzle_fields(puzzle: Puzzle, now: datetime.datetime) -> dict[str, Any]:
         "par": par(puzzle.table),
         # SPEC §2: the seed is published once the puzzle is closed, never before.
         "revealed_seed": puzzle.seed().hex() if status == "closed" else None,
+        # Frozen by the close (SPEC §6): players, mean, median, best, distribution.
+        "final_stats": puzzle.final_stats,
     }
 
 

@@ -84,6 +84,10 @@ class PuzzleSerializer(serializers.Serializer):
     players = serializers.IntegerField(help_text="Official attempts started.")
     par = serializers.IntegerField(help_text="Expected score of ten turns played optimally.")
     revealed_seed = serializers.CharField(allow_null=True, help_text="Hex, once closed.")
+    final_stats = serializers.JSONField(
+        allow_null=True,
+        help_text="Frozen at close: players, mean, median, best and the score distribution.",
+    )
 
 
 class DailySerializer(PuzzleSerializer):

@@ -55,6 +55,7 @@ def test_create_returns_code_link_and_commitment(client, clock):
         "par": round(farkle.solve("popular").expected_turn() * 10),
         "commitment": farkle.commitment(seed_of(code)),
         "revealed_seed": None,
+        "final_stats": None,
     }
     assert Challenge.objects.get().creator.display_name == made["creator"]
 

@@ -43,6 +43,7 @@ def test_today_gives_the_day_its_commitment_and_a_csrf_cookie(client):
         "players": 0,
         "par": 5936,
         "revealed_seed": None,
+        "final_stats": None,
         "my_attempts": [],
     }
     assert "csrftoken" in response.cookies

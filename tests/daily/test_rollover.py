@@ -94,6 +94,12 @@ def test_close_freezes_ranks_percentiles_and_statistics(clock):
     assert (puzzle.final_stats["players"], puzzle.final_stats["best"]) == (4, 900)
     assert (puzzle.final_stats["mean"], puzzle.final_stats["median"]) == (500.0, 500.0)
     assert puzzle.closed_at == at(0, 1, 30, day=30)
+    shown = Client().get(f"/api/daily/{DAY}").json()["final_stats"]
+    assert (shown["players"], shown["best"], shown["histogram"][1]) == (
+        4,
+        900,
+        {"start": 500, "end": 1000, "count": 3},
+    )
 
 
 def _day_with_scores(scores: list[int]) -> int:
