@@ -112,7 +112,7 @@ class ChallengeApi(APIView):
     @extend_schema(responses=ChallengeDetailSerializer, summary="Look a challenge up by its code")
     def get(self, request: Request, code: str) -> Response:
         now = timezone.now()
-        challenge = services.challenge_get(code=code)
+        challenge = selectors.challenge_get(code=code)
         attempts = daily_selectors.player_attempts_on(
             player=player_from_request(request), puzzle=challenge.puzzle
         )
@@ -136,7 +136,7 @@ class ChallengeAttemptsApi(APIView):
     )
     def post(self, request: Request, code: str) -> Response:
         now = timezone.now()
-        challenge = services.challenge_get(code=code)
+        challenge = selectors.challenge_get(code=code)
         daily_services.attempt_start_allowed(puzzle=challenge.puzzle, now=now)
         player = player_for_request(request._request, now=now)
         attempt = daily_services.attempt_start(player=player, puzzle=challenge.puzzle, now=now)
@@ -191,7 +191,7 @@ class ChallengeLeaderboardApi(APIView):
     )
     def get(self, request: Request, code: str) -> Response:
         now = timezone.now()
-        challenge = services.challenge_get(code=code)
+        challenge = selectors.challenge_get(code=code)
         puzzle = challenge.puzzle
         data = {
             **leaderboard_for_request(request, puzzle, now),
@@ -213,4 +213,4 @@ class VerifyChallengeApi(APIView):
         summary="Check an expired challenge: its seed against the commitment, an attempt's throws",
     )
     def get(self, request: Request, code: str) -> Response:
-        return verification_response(request, services.challenge_get(code=code).puzzle)
+        return verification_response(request, selectors.challenge_get(code=code).puzzle)

@@ -4,8 +4,26 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Subquery
 
+from challenges.codes import InvalidCode, code_normalise
 from challenges.models import Challenge
 from daily.models import Attempt, Player, Puzzle
+from farkle_site.errors import ApiError
+
+
+def challenge_get(*, code: str) -> Challenge:
+    """The challenge of a typed code: 400 ``invalid_code`` when malformed, 404 when unknown."""
+    try:
+        canonical = code_normalise(code)
+    except InvalidCode as error:
+        raise ApiError("invalid_code", str(error)) from None
+    challenge = (
+        Challenge.objects.select_related("puzzle", "creator")
+        .filter(puzzle__kind=Puzzle.Kind.CHALLENGE, puzzle__code=canonical)
+        .first()
+    )
+    if challenge is None:
+        raise ApiError("not_found", f"No challenge has the code {canonical}.")
+    return challenge
 
 
 def challenges_of_player(*, player: Player, limit: int = 100) -> list[Challenge]:

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 import farkle
-from challenges.codes import InvalidCode, code_generate, code_normalise
+from challenges.codes import code_generate
 from challenges.models import Challenge
 from daily.models import Player, Puzzle
 from daily.names import text_clean
@@ -57,19 +57,3 @@ def challenge_create(
         except IntegrityError:
             continue
     raise RuntimeError("No free challenge code in 10 draws.")
-
-
-def challenge_get(*, code: str) -> Challenge:
-    """The challenge of a typed code: 400 ``invalid_code`` when malformed, 404 when unknown."""
-    try:
-        canonical = code_normalise(code)
-    except InvalidCode as error:
-        raise ApiError("invalid_code", str(error)) from None
-    challenge = (
-        Challenge.objects.select_related("puzzle", "creator")
-        .filter(puzzle__kind=Puzzle.Kind.CHALLENGE, puzzle__code=canonical)
-        .first()
-    )
-    if challenge is None:
-        raise ApiError("not_found", f"No challenge has the code {canonical}.")
-    return challenge

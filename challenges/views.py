@@ -10,7 +10,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 import farkle
-from challenges import services
+from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
 from daily.representations import par, puzzle_status
 from daily.views import table_name
@@ -84,7 +84,7 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
     if _throttled(request):
         return _too_many(request)
     try:
-        found = services.challenge_get(code=code)
+        found = selectors.challenge_get(code=code)
     except ApiError as error:
         message = (
             _("“%(code)s” is not a challenge code: a code is 6 characters like K7M-2QX.")
