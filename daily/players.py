@@ -119,6 +119,14 @@ def player_rename(*, player: Player, name: str) -> Player:
     return player
 
 
+def player_choose_name(request: HttpRequest, *, name: str, now: datetime.datetime) -> Player:
+    """Give this browser's player the name ``name``, creating the player with it if the browser
+    has none yet (a refused name stores nothing)."""
+    clean = display_name_clean(name)
+    player = player_for_request(request, now=now, display_name=clean)
+    return player if player.display_name == clean else player_rename(player=player, name=clean)
+
+
 def player_from_request(request: HttpRequest) -> Player | None:
     """The player of this browser (its account's, when logged in), or None before its first game."""
     user = getattr(request, "user", None)
@@ -153,8 +161,11 @@ def _session_keep_alive(request: HttpRequest) -> None:
         request.session["seen"] = today
 
 
-def player_for_request(request: HttpRequest, *, now: datetime.datetime) -> Player:
-    """The player of this browser, created and tied to its session on the first game.
+def player_for_request(
+    request: HttpRequest, *, now: datetime.datetime, display_name: str | None = None
+) -> Player:
+    """The player of this browser, created (named ``display_name``, already clean, or with a
+    generated name) and tied to its session on the first game or the first name chosen.
 
     Two first requests of one browser (a double click) carry the same browser cookie and find
     the same guest: the unique ``browser_id`` decides which of them creates it.
@@ -165,13 +176,13 @@ def player_for_request(request: HttpRequest, *, now: datetime.datetime) -> Playe
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         # An account whose player was removed gets a new one, still its own.
-        player = player_create(now=now, user=user)
+        player = player_create(now=now, user=user, display_name=display_name)
     else:
         browser_id = browser_id_of(request)
         player = Player.objects.filter(browser_id=browser_id).first() if browser_id else None
         if player is None:
             try:
-                player = player_create(now=now, browser_id=browser_id)
+                player = player_create(now=now, browser_id=browser_id, display_name=display_name)
             except IntegrityError:
                 # The other first request of this browser created it a moment ago.
                 player = Player.objects.get(browser_id=browser_id)

@@ -16,7 +16,6 @@ from rest_framework.views import APIView
 from daily import players
 from daily.apis import schemas
 from daily.models import Player
-from daily.names import display_name_clean
 from daily.services import day_of
 from daily.stats import PlayerStats, player_stats
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
@@ -124,17 +123,7 @@ class MeApi(APIView):
     def patch(self, request: Request) -> Response:
         name = _parse(RenameInputSerializer, request)["name"]
         now = timezone.now()
-        player = players.player_from_request(request)
-        if player is None:
-            # Checked before anything is stored: a refused name leaves no player behind.
-            player = players.player_create(
-                now=now,
-                display_name=display_name_clean(name),
-                user=request.user if request.user.is_authenticated else None,
-            )
-            players.player_bind(request, player)
-        else:
-            player = players.player_rename(player=player, name=name)
+        player = players.player_choose_name(request._request, name=name, now=now)
         return _me_response(player, now)
 
 

@@ -68,3 +68,12 @@ def test_a_lone_surrogate_is_a_400_not_a_500(client, clock):
         f"/api/attempts/{attempt['id']}/actions", raw, content_type="application/json"
     )
     assert (response.status_code, response.json()["code"]) == (400, "invalid_action")
+
+
+def test_choosing_a_name_after_losing_the_session_renames_the_browsers_guest(client, clock):
+    client.get("/api/daily/today")
+    start_daily(client, DAY)
+    client.cookies.pop(settings.SESSION_COOKIE_NAME)
+    response = client.patch("/api/me", {"name": "Quiet Heron"}, content_type="application/json")
+    assert (response.status_code, response.json()["name"]) == (200, "Quiet Heron")
+    assert list(Player.objects.values_list("display_name", flat=True)) == ["Quiet Heron"]
