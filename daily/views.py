@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
@@ -29,33 +30,15 @@ RECENT_DAYS = 7
 
 # Worked examples of the rules page (SPEC §1); their points come from the engine.
 WORKED_EXAMPLES = [
-    ((1, 1, 1, 1), "three 1s and a single 1 beat four of a kind"),
-    ((1, 1, 1, 1, 5, 5), "three 1s, a 1 and two 5s"),
-    ((3, 3, 3, 5, 5, 5), "two triplets"),
-    ((4, 4, 4, 4, 4, 4), "six of a kind"),
-    ((1, 2, 3, 4, 5, 6), "a straight"),
-    ((2, 2, 3, 3, 6, 6), "three pairs of different values"),
-    ((2, 2, 2, 2, 3, 3), "not three pairs: the four 2s score, the 3s cannot be kept"),
-    ((2, 3, 4, 6), "a Farkle: nothing scores"),
+    ((1, 1, 1, 1), gettext_lazy("three 1s and a single 1 beat four of a kind")),
+    ((1, 1, 1, 1, 5, 5), gettext_lazy("three 1s, a 1 and two 5s")),
+    ((3, 3, 3, 5, 5, 5), gettext_lazy("two triplets")),
+    ((4, 4, 4, 4, 4, 4), gettext_lazy("six of a kind")),
+    ((1, 2, 3, 4, 5, 6), gettext_lazy("a straight")),
+    ((2, 2, 3, 3, 6, 6), gettext_lazy("three pairs of different values")),
+    ((2, 2, 2, 2, 3, 3), gettext_lazy("not three pairs: the four 2s score, the 3s cannot be kept")),
+    ((2, 3, 4, 6), gettext_lazy("a Farkle: nothing scores")),
 ]
-
-
-def _example_note(key: str) -> str:
-    notes = {
-        "three 1s and a single 1 beat four of a kind": _(
-            "three 1s and a single 1 beat four of a kind"
-        ),
-        "three 1s, a 1 and two 5s": _("three 1s, a 1 and two 5s"),
-        "two triplets": _("two triplets"),
-        "six of a kind": _("six of a kind"),
-        "a straight": _("a straight"),
-        "three pairs of different values": _("three pairs of different values"),
-        "not three pairs: the four 2s score, the 3s cannot be kept": _(
-            "not three pairs: the four 2s score, the 3s cannot be kept"
-        ),
-        "a Farkle: nothing scores": _("a Farkle: nothing scores"),
-    }
-    return notes[key]
 
 
 def table_name(table_id: str) -> str:
@@ -242,8 +225,7 @@ def rules(request: HttpRequest) -> HttpResponse:
             }
         )
     examples = [
-        {"dice": dice, "points": farkle.score(dice), "note": _example_note(note)}
-        for dice, note in WORKED_EXAMPLES
+        {"dice": dice, "points": farkle.score(dice), "note": note} for dice, note in WORKED_EXAMPLES
     ]
     daily_table = next(t for t in tables if t["id"] == data["daily_table"])
     return render(

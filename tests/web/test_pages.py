@@ -215,3 +215,12 @@ def test_rules_in_french_name_every_scoring_group_of_every_table_in_french(clien
 
     english = ["of a kind", "three pairs", "two triplets", "straight ", ">one ", "a single", " 6s<"]
     assert [word for word in english if word in content] == []
+
+
+def test_rules_worked_examples_are_in_french(client):
+    content = french().get("/rules").content.decode()
+
+    assert ("a Farkle: nothing scores" in content, "un Farkle : rien ne marque" in content) == (
+        False,
+        True,
+    )
