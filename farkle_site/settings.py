@@ -209,7 +209,18 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # validatorUrl null: no badge fetched from the public Swagger validator.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
-    "ENUM_NAME_OVERRIDES": {"PuzzleStatusEnum": ["open", "grace", "closed"]},
+    "ENUM_NAME_OVERRIDES": {
+        "PuzzleStatusEnum": ["open", "grace", "closed"],
+        "PuzzleKindEnum": ["daily", "challenge"],
+        "ScoringGroupKindEnum": [
+            "single",
+            "set",
+            "of_a_kind",
+            "straight",
+            "three_pairs",
+            "two_triplets",
+        ],
+    },
 }
 
 # Without a broker, tasks run in-process when queued, so the site needs no worker in development.
