@@ -1,12 +1,13 @@
-"""The shared test vectors, read from ``../shared/vectors`` beside the repository."""
+"""The project's test vectors (dice derivation, scoring), kept in ``tests/farkle/data/``.
+
+They are copies of the vectors the product specification was published with; the project reads
+them from the repository only, so a clone with nothing beside it runs every test.
+"""
 
 import json
-import os
 from pathlib import Path
 
-VECTORS = Path(
-    os.environ.get("FARKLE_VECTORS_DIR", Path(__file__).resolve().parents[3] / "shared" / "vectors")
-)
+VECTORS = Path(__file__).resolve().parent / "data"
 
 
 def load(name: str) -> dict:
