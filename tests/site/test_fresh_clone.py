@@ -23,7 +23,7 @@ def test_reading_a_folder_beside_the_repository_fails_the_test():
 
 
 def test_reading_an_absolute_path_outside_the_repository_fails_the_test():
-    elsewhere = Path("/opt/elsewhere/SPEC.md")
+    elsewhere = Path("/opt/elsewhere/notes.md")
 
     with pytest.raises(ReadOutsideRepository), elsewhere.open():
         pass
