@@ -1,5 +1,5 @@
-"""API benchmark: the production shape (gunicorn + Postgres) beside SPEC §9's API and midnight
-targets.
+"""API benchmark: the production shape (gunicorn + Postgres) beside the API and midnight
+targets of docs/performance.md.
 
 Creates a database of its own (``farkle_bench_api``, on the server ``DATABASE_URL`` names, by
 default the local one), migrates it, starts gunicorn with production settings on a free
@@ -8,11 +8,11 @@ jar per simulated browser), then stops gunicorn and drops the database. In one r
 so that the machine's noise falls on both alike:
 
 - throughput of ``GET /healthz`` (one query) and of game actions, players playing ten-turn games
-  through the JSON API (SPEC: actions reach at least half the trivial endpoint's throughput);
+  through the JSON API (target: actions reach at least half the trivial endpoint's throughput);
 - action latency at 32 concurrent players, with no think time (saturation: by Little's law the
   mean latency is then players / throughput) and with a human's think time between actions
-  (SPEC: p99 under 50 ms);
-- the midnight rush: fresh browsers each reading today's daily and starting it (SPEC: 2,000 in
+  (target: p99 under 50 ms);
+- the midnight rush: fresh browsers each reading today's daily and starting it (target: 2,000 in
   under 10 s, no error, exactly one official attempt each, checked in the database).
 
 Run with ``python bench/api.py`` from the repository root; ``--workers N`` picks gunicorn's

@@ -1,4 +1,4 @@
-"""Engine benchmark: scoring, keep listing and the solver beside SPEC §9's targets.
+"""Engine benchmark: scoring, keep listing and the solver beside docs/performance.md's targets.
 
 Run with ``make bench`` (or ``python bench/engine.py`` from the repository root).
 """

@@ -1,4 +1,4 @@
-"""Leaderboard benchmark: a million finished official attempts on one day, beside SPEC §9.
+"""Leaderboard benchmark: a million finished official attempts on one day (docs/performance.md).
 
 Creates a database of its own (``farkle_bench``, on the server ``DATABASE_URL`` names, by default
 the local one), migrates it, loads players and attempts with COPY and the day's score counts,
@@ -255,12 +255,12 @@ def run(players: int, runs: int, rng: random.Random) -> None:
         p50, p99 = timings(fn, n, warmup=min(20, n))
         goal = f"{target:>8.1f}{p99 / target:>8.2f}" if target else ""
         print(f"{name:<48}{p50:>8.2f}{p99:>8.2f}{goal}", flush=True)
-    print("(targets are p99, SPEC §9; a ratio below 1 meets the target)")
+    print("(targets are p99, docs/performance.md; a ratio below 1 meets the target)")
     close(puzzle)
 
 
 def close(puzzle) -> None:
-    """Time the day's close (SPEC §9: under 60 s), with 1 % of its games left unfinished."""
+    """Time the day's close (target: under 60 s), with 1 % of its games left unfinished."""
     from django.db import connection
     from django.utils import timezone
 

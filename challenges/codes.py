@@ -1,4 +1,4 @@
-"""Short codes of friend challenges: six characters of Crockford base-32 (SPEC §5)."""
+"""Short codes of friend challenges: six characters of Crockford base-32 (docs/play.md)."""
 
 from __future__ import annotations
 

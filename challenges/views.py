@@ -19,7 +19,7 @@ from farkle_site.errors import ApiError
 
 
 class _LookupScope:
-    """Page lookups count against the same per-address limit as the API's (SPEC §5)."""
+    """Page lookups count against the same per-address limit as the API's (docs/play.md)."""
 
     throttle_scope = "challenge_lookup"
 

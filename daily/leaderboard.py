@@ -24,7 +24,7 @@ from farkle_site.errors import ApiError
 PAGE_SIZE = 50
 # Fixed rather than fitted to each day, so that two days' histograms compare bucket by bucket.
 BUCKET_WIDTH = 500
-# SPEC §4: highest score first; among equals the earlier finish, then the earlier attempt.
+# docs/play.md: highest score first; among equals the earlier finish, then the earlier attempt.
 ORDER = ("-score", "finished_at", "id")
 
 
@@ -60,7 +60,7 @@ class ScoreCounts:
         return self.below[bisect_left(self.scores, score)]
 
     def rank(self, score: int) -> int:
-        """SPEC §4: equal scores share a rank (1, 2, 2, 4)."""
+        """docs/play.md: equal scores share a rank (1, 2, 2, 4)."""
         return 1 + self.higher(score)
 
     def percentile(self, score: int) -> float | None:
@@ -87,7 +87,7 @@ class Entry:
     name: str
     score: int
     finished_at: datetime.datetime
-    # Only once the puzzle has closed: before that, other players' games stay hidden (SPEC §4).
+    # Only once the puzzle has closed: before that, other players' games stay hidden (docs/play.md).
     attempt: int | None
     # The caller's own entry.
     mine: bool = False
@@ -149,7 +149,7 @@ def _ranked(puzzle: Puzzle, accounts: bool = False):
 def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreCounts:
     """The puzzle's ranked attempts counted per score (one query over distinct scores).
 
-    ``accounts`` keeps account holders only (SPEC §3): those are counted from their attempts,
+    ``accounts`` keeps account holders only (docs/play.md): those are counted from their attempts,
     a cost in proportion to the account holders who played, since no count is kept for them.
     """
     if accounts:

@@ -11,7 +11,7 @@ from django.db.models.functions import Lower
 
 import farkle
 
-# SPEC §4: actions on a daily's attempts are accepted until the next 00:00 UTC plus this grace.
+# docs/play.md: actions on a daily's attempts are accepted until the next 00:00 UTC plus this grace.
 DAILY_GRACE = datetime.timedelta(seconds=90)
 
 
@@ -60,10 +60,10 @@ class Puzzle(models.Model):
     opens_at = models.DateTimeField()
     # Official play ends here: the next 00:00 UTC of a daily, the expiry of a challenge.
     ends_at = models.DateTimeField()
-    # Actions are refused from this instant on (SPEC §4: ends_at plus the daily's grace).
+    # Actions are refused from this instant on (docs/play.md: ends_at plus the daily's grace).
     closes_at = models.DateTimeField()
     players = models.PositiveIntegerField(default=0)
-    # Set by the close (SPEC §6) once late games are finalised and ranks frozen: final from then.
+    # Set by the close (docs/operations.md) once late games are finalised and ranks frozen.
     closed_at = models.DateTimeField(null=True, blank=True)
     # The final statistics frozen at close: players, mean, median, best, distribution.
     final_stats = models.JSONField(null=True, blank=True)
@@ -92,7 +92,7 @@ class Puzzle(models.Model):
         return f"daily {self.day}" if self.kind == self.Kind.DAILY else f"challenge {self.code}"
 
     def seed(self) -> bytes:
-        """The puzzle's seed, from the server secret (SPEC §2)."""
+        """The puzzle's seed, from the server secret (docs/fairness.md)."""
         secret = settings.FARKLE_SEED_SECRET.encode()
         if self.kind == self.Kind.DAILY:
             return farkle.daily_seed(secret, self.day)
@@ -129,7 +129,7 @@ class Attempt(models.Model):
 
     class Meta:
         constraints = [
-            # SPEC §4: one official attempt per player and puzzle, whatever races the starts.
+            # docs/play.md: one official attempt per player and puzzle, whatever races the starts.
             models.UniqueConstraint(
                 fields=["player", "puzzle"],
                 condition=Q(official=True),

@@ -1,4 +1,4 @@
-"""Display names: the rules of SPEC §3 and a short deny-list, as pure functions."""
+"""Display names: the rules of docs/play.md and a short deny-list, as pure functions."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def _shown(char: str) -> str:
 
 
 def display_name_clean(name: str) -> str:
-    """The tidied name, or ApiError ``invalid_name`` saying which rule of SPEC §3 it breaks."""
+    """The tidied name, or ApiError ``invalid_name`` saying which rule of docs/play.md it breaks."""
     tidy = text_tidy(name)
     if len(tidy) < NAME_MIN_LENGTH:
         raise ApiError("invalid_name", f"A name has at least {NAME_MIN_LENGTH} characters.")

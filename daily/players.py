@@ -1,5 +1,5 @@
 """Players: a browser's guest player kept in its session, display names, and the accounts that
-adopt players (SPEC §3)."""
+adopt players (docs/play.md)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def _name_taken(name: str) -> ApiError:
 
 
 def player_rename(*, player: Player, name: str) -> Player:
-    """Give the player a new display name under SPEC §3's rules (ApiError ``invalid_name`` or
+    """Give the player a new display name under docs/play.md's rules (ApiError ``invalid_name`` or
     ``name_taken`` otherwise)."""
     name = display_name_clean(name)
     # The case-insensitive unique index is the final word: a check before saving would race.
@@ -221,7 +221,7 @@ def account_signup(
     *, username: str, password: str, player: Player | None, now: datetime.datetime
 ) -> tuple[AbstractBaseUser, Player]:
     """Create an account that adopts the browser's player, so its history and streak carry over
-    (SPEC §3); a browser without a player, or whose player has an account, gets a fresh one.
+    (docs/play.md); a browser without a player, or whose player has an account, gets a fresh one.
 
     ApiError ``invalid_username``, ``invalid_password`` (Django's password validators), or
     ``username_taken`` for a username held in any letter case.

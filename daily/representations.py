@@ -131,9 +131,9 @@ def puzzle_fields(puzzle: Puzzle, now: datetime.datetime) -> dict[str, Any]:
         "status": status,
         "players": puzzle.players,
         "par": par(puzzle.table),
-        # SPEC §2: the seed is published once the puzzle is closed, never before.
+        # docs/fairness.md: the seed is published once the puzzle is closed, never before.
         "revealed_seed": puzzle.seed().hex() if status == "closed" else None,
-        # Frozen by the close (SPEC §6): players, mean, median, best, distribution.
+        # Frozen by the close (docs/operations.md): players, mean, median, best, distribution.
         "final_stats": puzzle.final_stats,
     }
 

@@ -1,4 +1,4 @@
-"""The rollover (SPEC §6): open the new day, close every puzzle whose time is over.
+"""The rollover (docs/operations.md): open the new day, close every puzzle whose time is over.
 
 Every function here is idempotent and keeps its state in Postgres: a close claims its puzzle
 under a row lock and marks it closed in the same transaction, so a second run, late or at the
@@ -68,7 +68,7 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
             .exclude(state=Attempt.State.FINISHED)
             .values_list("id", "official", "score")
         )
-        # SPEC §4: at close an unfinished game keeps what it banked; points at risk are lost.
+        # docs/play.md: at close an unfinished game keeps what it banked; points at risk are lost.
         Attempt.objects.filter(id__in=[row[0] for row in unfinished]).update(
             state=Attempt.State.FINISHED,
             finished_at=puzzle.closes_at,

@@ -24,7 +24,7 @@ def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt |
         return None
     if player is not None and attempt.player_id == player.pk:
         return attempt
-    # SPEC §4: other players' roll-by-roll details stay hidden until the puzzle closes.
+    # docs/play.md: other players' roll-by-roll details stay hidden until the puzzle closes.
     if now >= attempt.puzzle.closes_at and attempt.state == Attempt.State.FINISHED:
         return attempt
     return None

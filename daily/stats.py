@@ -27,7 +27,7 @@ class DayResult:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """Official daily attempts only: practice and friend challenges never count (SPEC §4)."""
+    """Official daily attempts only: practice and friend challenges never count (docs/play.md)."""
 
     games: int
     finished: int

@@ -1,4 +1,4 @@
-"""Provably fair, checked (SPEC §2): a closed puzzle's seed against its commitment, and an
+"""Provably fair, checked (docs/fairness.md): a closed puzzle's seed against its commitment, and an
 attempt's throws recomputed from that seed next to the ones the game served."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def puzzle_verification(
 ) -> dict[str, Any]:
     """The revealed seed checked against the commitment, and optionally one attempt's throws.
 
-    "Recomputed" uses nothing but the revealed seed and SPEC §2's roll vectors, exactly as a
+    "Recomputed" uses nothing but the revealed seed and the roll vectors (docs/fairness.md), as a
     player would with a few lines of standard-library Python; "served" is the game the server
     ran for the attempt.
     """

@@ -28,7 +28,7 @@ from farkle_site.errors import ApiError
 # How many earlier days the leaderboard page links to.
 RECENT_DAYS = 7
 
-# Worked examples of the rules page (SPEC §1); their points come from the engine.
+# Worked examples of the rules page (docs/rules.md); their points come from the engine.
 WORKED_EXAMPLES = [
     ((1, 1, 1, 1), gettext_lazy("three 1s and a single 1 beat four of a kind")),
     ((1, 1, 1, 1, 5, 5), gettext_lazy("three 1s, a 1 and two 5s")),

@@ -1,4 +1,4 @@
-"""The engine's one error type, carrying the machine code of SPEC §7."""
+"""The engine's one error type, carrying a machine code of the JSON API (README)."""
 
 
 class FarkleError(ValueError):

@@ -1,4 +1,4 @@
-"""Provably fair dice (SPEC §2): seeds, their public commitment, and roll vectors."""
+"""Provably fair dice (docs/fairness.md): seeds, their public commitment, and roll vectors."""
 
 from __future__ import annotations
 

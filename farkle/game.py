@@ -1,7 +1,7 @@
 """The ten-turn game as an immutable value: apply an action, get the next game.
 
-The throws come from the puzzle's seed (SPEC §2): throw ``k`` of turn ``t`` with ``n`` dice in
-hand shows the first ``n`` faces of ``roll_vector(seed, t, k)``. A game is therefore fully
+The throws come from the puzzle's seed (docs/fairness.md): throw ``k`` of turn ``t`` with ``n``
+dice in hand shows the first ``n`` faces of ``roll_vector(seed, t, k)``. A game is therefore fully
 determined by its seed, its table and its list of actions, and replaying the list reproduces it.
 """
 
@@ -142,7 +142,7 @@ class Game:
 
     def closed(self) -> Game:
         """The game ended by its puzzle's close: banked points stay, points at risk are lost
-        (SPEC §4), and turns not reached are not played."""
+        (docs/play.md), and turns not reached are not played."""
         if self.finished:
             return self
         turns = self.turns

@@ -123,7 +123,7 @@ def _times_triple(four: int, five: int, six: int) -> Mapping[int, int]:
     return _frozen({4: four, 5: five, 6: six})
 
 
-# Seed 000 is the reference; the others come from seeds 001 to 004 (SPEC §1, "Other tables").
+# Seed 000 is the reference; the others come from seeds 001 to 004 (docs/rules.md).
 TABLES: Mapping[str, Table] = _frozen(
     {
         t.id: t

@@ -9,13 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "farkle_site.settings")
 
 app = Celery("farkle_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-# Schedules are read in UTC, like the daily that changes at 00:00 UTC (SPEC §6).
+# Schedules are read in UTC, like the daily that changes at 00:00 UTC (docs/operations.md).
 app.conf.update(enable_utc=True, timezone="UTC")
 app.autodiscover_tasks()
 
 # Every schedule of the site, in one place. All three run the same idempotent reconcile: the
 # first opens the new day on the stroke of midnight, the second closes yesterday once its
-# 90-second grace is over, the third catches up whatever beat missed (SPEC §6).
+# 90-second grace is over, the third catches up whatever beat missed (docs/operations.md).
 app.conf.beat_schedule = {
     "open-the-new-day": {
         "task": "daily.reconcile",

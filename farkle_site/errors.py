@@ -12,7 +12,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 import farkle
 
-# The HTTP status of each refusal code the services raise (SPEC §7).
+# The HTTP status of each refusal code the services raise (the README lists them).
 STATUS_OF_CODE = {
     "invalid_dice": status.HTTP_400_BAD_REQUEST,
     "not_scoring": status.HTTP_400_BAD_REQUEST,
@@ -53,7 +53,7 @@ class ApiError(Exception):
         return STATUS_OF_CODE.get(self.code, status.HTTP_400_BAD_REQUEST)
 
 
-# DRF's own codes, renamed where SPEC §7 names them differently.
+# DRF's own codes, renamed where the API names them differently (README).
 _RENAMED_CODES = {"permission_denied": "forbidden", "not_authenticated": "forbidden"}
 
 

@@ -35,7 +35,7 @@ def _secret(name: str, development_default: str) -> str:
 
 
 SECRET_KEY = _secret("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
-# The HMAC key of the provably fair dice (SPEC §2): its UTF-8 bytes seed every daily and challenge.
+# The HMAC key of the provably fair dice (docs/fairness.md): its UTF-8 bytes seed every puzzle.
 FARKLE_SEED_SECRET = _secret("FARKLE_SEED_SECRET", DEVELOPMENT_SEED_SECRET)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
@@ -111,7 +111,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The daily changes at 00:00 UTC (SPEC §6): every stored and computed time is UTC.
+# The daily changes at 00:00 UTC (docs/operations.md): every stored and computed time is UTC.
 TIME_ZONE = "UTC"
 USE_TZ = True
 
@@ -175,7 +175,7 @@ REST_FRAMEWORK = {
 API_MAX_BODY_BYTES = 16 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
-# A guest player lives in the browser's session for a year (SPEC §3).
+# A guest player lives in the browser's session for a year (docs/play.md).
 PLAYER_SESSION_KEY = "farkle_player_id"
 SESSION_COOKIE_AGE = 365 * 24 * 60 * 60
 BROWSER_COOKIE_NAME = "farkle_browser"

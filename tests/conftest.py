@@ -5,10 +5,13 @@ import time_machine
 from django.conf import settings
 from django.core.cache import cache
 
+from tests import repository_guard
 from tests.moments import NOON
 
 
 def pytest_configure(config):
+    # A fresh clone has nothing beside it: refuse every file opened outside the repository.
+    repository_guard.install()
     # The tests run with DEBUG off but without `collectstatic`: static files are found in the apps'
     # folders, as in development, instead of in the hashed copies production serves.
     settings.STORAGES = {
@@ -17,6 +20,22 @@ def pytest_configure(config):
     }
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
+
+
+@pytest.fixture(autouse=True)
+def _nothing_read_outside_the_repository():
+    # The guard raises where the file is opened; this also fails a test that caught the refusal.
+    before = len(repository_guard.violations)
+    yield
+    refused = repository_guard.violations[before:]
+    if refused:
+        pytest.fail(f"opened outside the repository: {', '.join(refused)}", pytrace=False)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # Refusals during collection or in a fixture outside any test still fail the run.
+    if repository_guard.violations and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True)

@@ -94,7 +94,7 @@ class AttemptApi(APIView):
 class AttemptActionsApi(APIView):
     throttle_classes = [ScopedPlayerThrottle]
     throttle_scope = "attempt_act"
-    # Which refusal code a malformed field gets (SPEC §7).
+    # Which refusal code a malformed field gets (the README lists the API's codes).
     field_error_codes = {
         "dice": "invalid_dice",
         "action": "invalid_action",

@@ -96,7 +96,7 @@ _ERRORS = {400: schemas.ErrorSerializer}
 
 class MeApi(APIView):
     throttle_scope = "account"
-    # A malformed name field is refused as a name (SPEC §7 codes), whatever is wrong with it.
+    # A malformed name field is refused as a name (the API's codes), whatever is wrong with it.
     field_error_codes = {"name": "invalid_name"}
 
     def get_throttles(self):

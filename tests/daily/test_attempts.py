@@ -110,23 +110,42 @@ def test_attempt_state_shows_only_what_was_thrown(client):
     assert [len(t["throws"]) for t in rolled["turns"]] == [1]
 
 
+# Farkle risks by dice in hand, counted by hand over every outcome (seed 000's table: 2.31 % with
+# six dice, 7.72 % with five, 15.74 % with four).
+RISK_6, RISK_5, RISK_4 = 5 / 216, 25 / 324, 17 / 108
+
+
 def test_keep_options_carry_scores_and_next_risk(client):
     attempt = rolled_attempt(client)
-    expected = []
-    for positions, points in farkle.keeps(attempt["dice"]):
-        left = 6 - len(positions) or 6
-        risk = float(farkle.farkle_risk(left))
-        expected.append(
-            {
-                "dice": list(positions),
-                "score": points,
-                "dice_left": left,
-                "farkle_risk": risk,
-                "can_bank": True,
-            }
-        )
-    assert attempt["keep_options"] == expected
-    assert attempt["farkle_risk"] == float(farkle.farkle_risk(6))
+    # The test secret's first throw; a 5 scores 50 (seed 000) and the other faces nothing.
+    assert attempt["dice"] == [3, 5, 5, 6, 4, 2]
+    assert attempt["keep_options"] == [
+        {"dice": [1], "score": 50, "dice_left": 5, "farkle_risk": RISK_5, "can_bank": True},
+        {"dice": [2], "score": 50, "dice_left": 5, "farkle_risk": RISK_5, "can_bank": True},
+        {"dice": [1, 2], "score": 100, "dice_left": 4, "farkle_risk": RISK_4, "can_bank": True},
+    ]
+    assert attempt["farkle_risk"] == RISK_6
+
+
+def test_keeping_all_six_dice_gives_six_back(client):
+    attempt = start_daily(client, DAY)
+    # Bank the first scoring keep of turns 1 to 6 (or Farkle) to reach turn 7's straight.
+    while attempt["turn"] < 7:
+        if attempt["state"] == "awaiting_roll":
+            attempt = act(client, attempt, {"action": "roll"}).json()
+        else:
+            first = attempt["keep_options"][0]["dice"]
+            attempt = act(client, attempt, {"action": "keep", "dice": first, "then": "bank"}).json()
+    attempt = act(client, attempt, {"action": "roll"}).json()
+    # A straight, 1 to 6, scores 1,500 (seed 000) and is hot dice: all six come back.
+    assert attempt["dice"] == [2, 4, 6, 1, 3, 5]
+    assert attempt["keep_options"][-1] == {
+        "dice": [0, 1, 2, 3, 4, 5],
+        "score": 1500,
+        "dice_left": 6,
+        "farkle_risk": RISK_6,
+        "can_bank": True,
+    }
 
 
 def test_another_players_attempt_is_invisible(client):

@@ -93,11 +93,24 @@ def test_closed_day_is_played_from_the_archive_as_practice(client, clock):
     assert (day["status"], day["players"]) == ("closed", 0)
 
 
-def test_an_official_attempt_resumes_on_another_device_of_the_same_player(client, clock):
-    attempt = start_daily(client, DAY)
-    other_device = Client()
-    other_device.cookies = client.cookies
-    assert other_device.get(f"/api/attempts/{attempt['id']}").json() == attempt
+def test_an_official_attempt_resumes_on_another_device_of_the_same_player(client, clock, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    account = {"username": "alice", "password": "correct horse battery staple"}
+    assert post(client, "/api/auth/signup", account).status_code == 201
+    attempt = act(client, start_daily(client, DAY), {"action": "roll"}).json()
+    # Another device: a fresh browser without the first one's cookies, logged in to the account.
+    phone = Client()
+    assert phone.get(f"/api/attempts/{attempt['id']}").status_code == 404
+    assert post(phone, "/api/auth/login", account).status_code == 200
+
+    assert phone.get(f"/api/attempts/{attempt['id']}").json() == attempt
+    keep = attempt["keep_options"][0]["dice"]
+    moved = act(phone, attempt, {"action": "keep", "dice": keep, "then": "roll"})
+    assert moved.status_code == 200, moved.json()
+    # Back on the first device, the game is where the phone left it.
+    assert client.get(f"/api/attempts/{attempt['id']}").json() == moved.json()
+    assert moved.json()["step"] == attempt["step"] + 1
+    assert phone.cookies["sessionid"].value != client.cookies["sessionid"].value
 
 
 def test_seed_is_revealed_once_the_day_closes(client, clock):

@@ -25,7 +25,7 @@ from .helpers import play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"
-# The end of the day's grace: from this instant on the day is closed (SPEC §4).
+# The end of the day's grace: from this instant on the day is closed (docs/play.md).
 CLOSE = datetime.datetime(2026, 11, 30, 0, 1, 30, tzinfo=UTC)
 URL = f"/api/daily/{DAY}/leaderboard"
 

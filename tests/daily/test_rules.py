@@ -122,7 +122,7 @@ def test_rules_farkle_challenge_table(client):
                 "dice": [1, 1, 1, 2, 2, 2],
             },
         ],
-        # SPEC §1: 2.31 %, 7.72 %, 15.74 %, 27.78 %, 44.44 %, 66.67 %.
+        # docs/rules.md: 2.31 %, 7.72 %, 15.74 %, 27.78 %, 44.44 %, 66.67 %.
         "farkle_risk": [
             {"dice": 6, "risk": 5 / 216, "fraction": "5/216"},
             {"dice": 5, "risk": 25 / 324, "fraction": "25/324"},

@@ -1,4 +1,6 @@
 import datetime
+import hashlib
+import hmac
 
 import pytest
 from hypothesis import given
@@ -61,9 +63,26 @@ def test_roll_vector_prefix_is_the_smaller_throw(seed, turn, roll, size):
     assert all(1 <= face <= 6 for face in full)
 
 
-def test_roll_vector_skips_bytes_from_252():
-    # Over many throws every face shows up about equally: 6,000 dice, each face near 1,000.
-    seed = bytes(32)
-    faces = [f for k in range(1, 1001) for f in roll_vector(seed, 1, k)]
-    counts = [faces.count(face) for face in range(1, 7)]
-    assert all(850 < count < 1150 for count in counts), counts
+# Throws of the 2026-11-29 vector daily whose first HMAC block holds bytes from 252 up. The bytes
+# are checked against hashlib below; each face is byte % 6 + 1 worked out by hand, a byte from
+# 252 skipped (252 = 6 x 42: 252 to 255 would favour the faces 1 to 4).
+SKIPS = [
+    # turn 1, throw 40: f4 aa fc c8 cb 57 63 = 244 170 [252] 200 203 87 99
+    #   244 % 6 = 4 -> 5, 170 % 6 = 2 -> 3, 200 -> 3, 203 -> 6, 87 -> 4, 99 -> 4
+    (1, 40, "f4aafcc8cb5763", [5, 3, 3, 6, 4, 4]),
+    # turn 5, throw 5: c5 a2 4a fd 6c 10 fc a8 = 197 162 74 [253] 108 16 [252] 168
+    #   197 -> 6, 162 -> 1, 74 -> 3, 108 -> 1, 16 -> 5, 168 -> 1
+    (5, 5, "c5a24afd6c10fca8", [6, 1, 3, 1, 5, 1]),
+    # turn 2, throw 70: fc a3 08 14 af 21 33 = [252] 163 8 20 175 33 51
+    #   163 -> 2, 8 -> 3, 20 -> 3, 175 -> 2, 33 -> 4, 51 -> 4
+    (2, 70, "fca30814af213304", [2, 3, 3, 2, 4, 4]),
+]
+
+
+@pytest.mark.parametrize(("turn", "roll", "head", "faces"), SKIPS, ids=lambda v: str(v))
+def test_roll_vector_skips_bytes_from_252(turn, roll, head, faces):
+    seed = bytes.fromhex(DICE["dailies"][0]["seed_hex"])
+    digest = hmac.new(seed, f"roll:{turn}:{roll}:0".encode(), hashlib.sha256).digest()
+    assert digest.hex().startswith(head)
+    assert roll_vector(seed, turn, roll) == faces
+    assert roll_vector(seed, turn, roll, 3) == faces[:3]

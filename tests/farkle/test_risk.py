@@ -6,7 +6,7 @@ from farkle import farkle_risk, risk_table
 
 
 def test_risk_table_equals_spec():
-    # SPEC §1 (and seed 000): 2.31 %, 7.72 %, 15.74 %, 27.78 %, 44.44 %, 66.67 %.
+    # docs/rules.md (and seed 000): 2.31 %, 7.72 %, 15.74 %, 27.78 %, 44.44 %, 66.67 %.
     assert {n: round(float(r) * 100, 2) for n, r in risk_table().items()} == {
         6: 2.31,
         5: 7.72,

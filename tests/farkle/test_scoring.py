@@ -29,7 +29,7 @@ def test_score_matches_vectors(case):
 @pytest.mark.parametrize(
     ("dice", "expected"),
     [
-        # SPEC §1's worked cases (seed 000).
+        # docs/rules.md's worked cases (seed 000).
         ([1, 1, 1, 1], 1100),
         ([1, 1, 1, 1, 5, 5], 1200),
         ([2, 2, 2, 2, 3, 3], None),

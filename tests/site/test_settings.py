@@ -1,3 +1,4 @@
+import fnmatch
 import re
 from pathlib import Path
 
@@ -143,11 +144,25 @@ def test_celery_without_broker_runs_tasks_in_process(run_python, production_env,
     assert result.stdout == f"{eager}\n"
 
 
-def test_env_example_lists_every_variable_the_settings_read():
+def test_env_example_lists_every_variable_the_settings_and_the_procfile_read():
     source = (PROJECT_ROOT / "farkle_site" / "settings.py").read_text()
     read = set(re.findall(r'env_\w+\(\s*"([A-Z_]+)"', source))
     read |= set(re.findall(r'_secret\(\s*"([A-Z_]+)"', source))
+    procfile = (PROJECT_ROOT / "Procfile").read_text()
+    # The Procfile's own knobs, read by the shell as ${NAME} or ${NAME:-default}.
+    processes = set(re.findall(r"\$\{([A-Z_]+)[:}]", procfile))
     example = (PROJECT_ROOT / ".env.example").read_text()
     listed = set(re.findall(r"^([A-Z_]+)=", example, flags=re.MULTILINE))
-    assert read == listed
+    assert read | processes == listed
     assert read <= SETTINGS_VARIABLES
+    assert {"BIND", "WEB_CONCURRENCY", "WORKER_CONCURRENCY", "BEAT_SCHEDULE_FILE"} <= processes
+
+
+def test_beat_schedule_defaults_to_this_checkout_not_the_shared_temporary_folder():
+    procfile = (PROJECT_ROOT / "Procfile").read_text()
+    default = re.search(r"\$\{BEAT_SCHEDULE_FILE:-([^}]+)\}", procfile).group(1)
+    # Relative to the Procfile's folder (honcho runs there): one schedule per checkout, not one
+    # /tmp file that every instance on the host would share and overwrite.
+    assert not default.startswith("/")
+    patterns = (PROJECT_ROOT / ".gitignore").read_text().split("\n")
+    assert any(fnmatch.fnmatch(default, p.lstrip("/")) for p in patterns if p.startswith("/"))
