@@ -205,6 +205,7 @@ def test_rules_list_the_turn_rules_of_royal_and_le_10000(client):
     assert [r["id"] for r in tables["royal"]["turn_rules"]] == ["extend_sets"]
     assert [r["id"] for r in tables["dix-mille"]["turn_rules"]] == [
         "whole_straights",
+        "whole_sets",
         "pair_rethrow",
         "full_hand_must_roll",
     ]
