@@ -1,4 +1,9 @@
+import json
+import os
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -211,3 +216,50 @@ def test_rules_list_the_turn_rules_of_royal_and_le_10000(client):
     ]
     assert tables["dix-mille"]["dice"] == 5
     assert tables["dix-mille"]["farkle_risk"][3] == {"dice": 2, "risk": 0.375, "fraction": "3/8"}
+
+
+# Run in a fresh interpreter: import the site the way gunicorn does, then request /rules once.
+# A profile hook records which of the costly functions run, before and during the request.
+FRESH_PROCESS = """
+import json, sys
+from django.conf import settings
+settings.STORAGES = {**settings.STORAGES, "staticfiles": {
+    "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+settings.WHITENOISE_USE_FINDERS = True
+WATCHED = {("farkle/solver.py", "compute"), ("farkle/solver.py", "_groups"),
+           ("farkle/solver.py", "decode"), ("farkle/risk.py", "_risk"),
+           ("apis/rules.py", "table_data")}
+calls = {"start": [], "request": []}
+phase = "start"
+def watch(frame, event, arg):
+    code = frame.f_code
+    if event == "call" and ("/".join(code.co_filename.split("/")[-2:]), code.co_name) in WATCHED:
+        calls[phase].append(code.co_name)
+sys.setprofile(watch)
+import farkle_site.wsgi
+from django.test import Client
+from django.test.utils import setup_test_environment
+setup_test_environment()
+phase = "request"
+response = Client().get("/rules")
+sys.setprofile(None)
+print(json.dumps({"status": response.status_code, "par": "5,936" in response.text,
+                  "calls": calls}))
+"""
+
+
+def test_a_fresh_process_serves_rules_without_solving_or_computing_on_the_request():
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "farkle_site.settings", "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS], cwd=root, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert (result["status"], result["par"]) == (200, True)
+    start, request = result["calls"]["start"], result["calls"]["request"]
+    # Never solved: the stored solutions were read once, before any request, and the rules'
+    # figures were built then too; the request itself runs none of it.
+    assert ("compute" in start, "_groups" in start, start.count("decode")) == (False, False, 1)
+    assert start.count("table_data") == len(farkle.TABLES)
+    assert request == []
