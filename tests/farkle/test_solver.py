@@ -10,6 +10,7 @@ from farkle.solver import (
     encode,
     fingerprint,
     stored,
+    write,
 )
 
 
@@ -101,3 +102,9 @@ def test_groups_cover_every_scoring_throw_of_a_hand():
     # One die of seed 000: a 1 or a 5 score, 2 throws in 6.
     groups = solve().groups[(1, ())]
     assert sum(p for p, _ in groups) == pytest.approx(2 / 6)
+
+
+def test_write_produces_the_committed_files(tmp_path):
+    write(tmp_path)
+    assert (tmp_path / INDEX_FILE).read_text() == (DATA / INDEX_FILE).read_text()
+    assert stored(tmp_path) == stored()
