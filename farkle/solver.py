@@ -129,7 +129,17 @@ class Solution:
     @cached_property
     def groups(self) -> dict[Hand, list[tuple[float, tuple[Option, ...]]]]:
         """Each hand's scoring throws as (probability, options), enumerated on first use."""
-        return {hand: _groups(self.table, hand, self.unit)[0] for hand in self.roll}
+        return {hand: found[0] for hand, found in self._throws.items()}
+
+    @cached_property
+    def rethrow(self) -> dict[Hand, float]:
+        """Each hand's probability of a throw that is thrown again (seed 004's pairs)."""
+        return {hand: found[1] for hand, found in self._throws.items()}
+
+    @cached_property
+    def _throws(self) -> dict[Hand, tuple[list[tuple[float, tuple[Option, ...]]], float]]:
+        # For analysis only (a turn's distribution, say): the values never need them.
+        return {hand: _groups(self.table, hand, self.unit) for hand in self.roll}
 
     def _units(self, turn_points: int) -> int:
         if turn_points < 0 or turn_points % self.unit:

@@ -1,13 +1,14 @@
+import random
+
 import pytest
 
-from farkle import TABLES, solve
+from farkle import AWAITING_ROLL, TABLES, Game, Keep, Roll, solve
 from farkle.solver import (
     DATA,
     INDEX_FILE,
     VALUES_FILE,
     compute,
     decode,
-    encode,
     fingerprint,
     stored,
     write,
@@ -68,15 +69,6 @@ def test_stored_solution_equals_a_fresh_solve(table):
     assert kept.roll == fresh.roll
 
 
-def test_stored_files_are_what_the_generator_writes():
-    text, packed = encode(compute(table) for table in TABLES)
-    assert (DATA / INDEX_FILE).read_text() == text
-    assert (
-        decode(text, packed).keys()
-        == decode((DATA / INDEX_FILE).read_text(), (DATA / VALUES_FILE).read_bytes()).keys()
-    )
-
-
 def test_solve_reads_the_site_tables_and_computes_any_other_cap():
     assert all(solve(table) is stored()[table] for table in TABLES)
     # Another cap is solved afresh; far above every threshold, it changes nothing that matters.
@@ -108,3 +100,25 @@ def test_write_produces_the_committed_files(tmp_path):
     write(tmp_path)
     assert (tmp_path / INDEX_FILE).read_text() == (DATA / INDEX_FILE).read_text()
     assert stored(tmp_path) == stored()
+
+
+@pytest.mark.parametrize("table", ["royal", "dix-mille", "farkle-challenge"])
+def test_every_hand_a_game_reaches_has_stored_values(table):
+    # Random keeps, not only optimal ones: any hand of any game (Royal's kept sets included)
+    # has its values in the stored solution, for the analysis of any play.
+    solution, rng = solve(table), random.Random(table)
+    for i in range(150):
+        game = Game.new(i.to_bytes(32, "big"), table)
+        while not game.finished:
+            if game.state == AWAITING_ROLL:
+                game = game.apply(Roll())
+                continue
+            assert (game.in_hand, game.sets) in solution.roll
+            positions, _ = rng.choice(game.keep_options())
+            full = len(positions) == game.in_hand and TABLES[table].full_hand_must_roll
+            game = game.apply(Keep(positions, "roll" if full or rng.random() < 0.7 else "bank"))
+
+
+def test_rethrow_of_seed_004_two_dice():
+    # Two dice of Le 10.000: 2-2, 3-3, 4-4 and 6-6 are thrown again, 4 outcomes in 36.
+    assert solve("dix-mille").rethrow[(2, ())] == pytest.approx(4 / 36)
