@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Re-install only when a requirements file changes.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run serve test bench fmt messages screenshots
+.PHONY: venv run serve test bench fmt messages screenshots solutions
 
 venv: $(STAMP)
 
@@ -52,6 +52,11 @@ bench: venv
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/leaderboard.py
 	$(BIN)/python bench/api.py
+
+# Solve every scoring table again and store the values in farkle/data/ (commit them): needed
+# after any change of the rules or of the solver, which the tests then check.
+solutions: venv
+	$(BIN)/python -m farkle solutions --write
 
 fmt: venv
 	$(BIN)/ruff check --fix .

@@ -1,24 +1,52 @@
 """Engine benchmark: scoring, keep listing and the solver beside docs/performance.md's targets.
 
-Run with ``make bench`` (or ``python bench/engine.py`` from the repository root).
+Run with ``make bench`` (or ``python bench/engine.py`` from the repository root). The last lines
+compare what a fresh process pays for the rules (reading the stored solutions, its first
+``/rules``) with what solving would cost, and its first ``/rules`` with its tenth.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from farkle import keeps, score, solve  # noqa: E402
+from farkle import TABLES, keeps, score  # noqa: E402
 from farkle.scoring import _keeps, scorer  # noqa: E402
+from farkle.solver import compute, stored  # noqa: E402
 
 THROWS = [
     tuple(random.Random(i).choices(range(1, 7), k=random.Random(-i).randint(1, 6)))
     for i in range(20_000)
 ]
+
+# A fresh site process, as gunicorn starts one: import the WSGI module, then ten /rules.
+FRESH_SITE = """
+import json, time
+from django.conf import settings
+settings.STORAGES = {**settings.STORAGES, "staticfiles": {
+    "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+settings.WHITENOISE_USE_FINDERS = True
+start = time.perf_counter()
+import farkle_site.wsgi
+started = time.perf_counter() - start
+from django.test import Client
+from django.test.utils import setup_test_environment
+setup_test_environment()
+client, seconds = Client(), []
+for _ in range(10):
+    start = time.perf_counter()
+    assert client.get("/rules").status_code == 200
+    seconds.append(time.perf_counter() - start)
+print(json.dumps({"started": started, "requests": seconds}))
+"""
 
 
 def per_call_us(fn, items) -> float:
@@ -30,6 +58,22 @@ def per_call_us(fn, items) -> float:
             fn(item)
         best = min(best, time.perf_counter() - start)
     return best / len(items) * 1e6
+
+
+def fresh_site() -> dict:
+    """Start-up and ten /rules timings of a new site process (DEBUG on: no secrets needed)."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "farkle_site.settings",
+        "DEBUG": "1",
+        "PYTHONPATH": str(ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_SITE], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    if done.returncode:
+        raise SystemExit(done.stderr)
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def main() -> None:
@@ -45,16 +89,44 @@ def main() -> None:
         ),
         ("list the valid keeps of a throw, cached", per_call_us(keeps, THROWS), 10.0, "µs"),
     ]
-    solve.cache_clear()
     scorer.cache_clear()
     _keeps.cache_clear()
     start = time.perf_counter()
-    expected = solve("farkle-challenge").expected_turn()
-    rows.append(("solve farkle-challenge from nothing", time.perf_counter() - start, 2.0, "s"))
+    expected = compute("farkle-challenge").expected_turn()
+    solve_one = time.perf_counter() - start
+    rows.append(("solve farkle-challenge from nothing", solve_one, 2.0, "s"))
+    start = time.perf_counter()
+    for table in TABLES:
+        compute(table)
+    solve_all = time.perf_counter() - start
+    start = time.perf_counter()
+    stored.__wrapped__()
+    load = time.perf_counter() - start
+    site = fresh_site()
+    first, tenth = site["requests"][0], site["requests"][-1]
     print(f"{'measure':<44}{'value':>10}{'target':>10}{'ratio':>8}")
     for name, value, target, unit in rows:
         print(f"{name:<44}{value:>8.2f}{unit:>2}{target:>8.1f}{unit:>2}{value / target:>8.2f}")
     print(f"(expected points of one turn: {expected:.1f}; ratio below 1 meets the target)")
+    print()
+    print(f"{'a fresh process':<44}{'value':>10}{'against':>28}{'ratio':>8}")
+    print(
+        f"{'read every stored solution':<44}{load * 1000:>8.1f}ms"
+        f"{'solving every table':>20}{solve_all:>6.2f}s{load / solve_all:>8.3f}"
+    )
+    print(
+        f"{'start the site (import farkle_site.wsgi)':<44}{site['started']:>8.2f}s"
+        f"{'solving every table':>20}{solve_all:>6.2f}s{site['started'] / solve_all:>8.2f}"
+    )
+    print(
+        f"{'first /rules':<44}{first * 1000:>8.1f}ms"
+        f"{'tenth /rules':>20}{tenth * 1000:>6.1f}ms{first / tenth:>8.2f}"
+    )
+    print(
+        f"{'first /rules':<44}{first * 1000:>8.1f}ms"
+        f"{'solving every table':>20}{solve_all:>6.2f}s{first / solve_all:>8.3f}"
+    )
+    print("(the first /rules should cost about what the tenth does, and far less than a solve)")
 
 
 if __name__ == "__main__":

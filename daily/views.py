@@ -64,6 +64,10 @@ def turn_rule_text(rule: dict[str, str]) -> str:
             "(6-6-6 kept, then a 6 thrown: 6-6-6-6, worth 600 more)."
         ),
         "whole_straights": _("A thrown straight is kept whole, never split for its 1 or its 5."),
+        "whole_sets": _(
+            "Three or more dice of one face in a throw are kept all together or not at all "
+            "(from 1-1-1-5-5: the three 1s, never one or two of them)."
+        ),
         "pair_rethrow": _(
             "Two dice showing a pair that does not score (2-2, 3-3, 4-4, 6-6) are thrown "
             "again; the turn's points stay."

@@ -5,12 +5,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from . import solver
 from .errors import FarkleError
 from .game import TURNS
 from .risk import risk_table
-from .scoring import best_split, keeps, score
-from .solver import solve
+from .scoring import best_split, keeps, leftover, score
 from .tables import DEFAULT_TABLE, TABLES, get_table
+from .turn import RETHROW, throw_kind
+
+# Plain text for -h: the module docstring is reST.
+DESCRIPTION = (
+    "Score dice, list the keeps of a throw, show Farkle risks and optimal play, on any of the "
+    "site's scoring tables (--table, before or after the command)."
+)
 
 
 def _face(text: str) -> int:
@@ -22,7 +29,8 @@ def _face(text: str) -> int:
 def _cmd_score(args: argparse.Namespace) -> int:
     points = score(args.dice, args.table)
     if points is None:
-        print(f"{_show(args.dice)}: does not score (some die cannot be kept)")
+        left = leftover(args.dice, args.table)
+        print(f"{_show(args.dice)}: does not score, these dice cannot be kept: {_show(left)}")
         return 1
     split = sorted(best_split(args.dice, args.table), key=lambda c: -c.points)
     groups = " + ".join(f"{c.label} ({c.points:,})" for c in split)
@@ -33,11 +41,21 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _cmd_keeps(args: argparse.Namespace) -> int:
     options = keeps(args.dice, args.table)
     if not options:
-        print(f"{_show(args.dice)}: Farkle, nothing scores")
+        if throw_kind(tuple(args.dice), get_table(args.table)) == RETHROW:
+            print(
+                f"{_show(args.dice)}: nothing scores, but no Farkle: on table {args.table} "
+                "this pair is thrown again and the turn's points stay"
+            )
+        else:
+            print(f"{_show(args.dice)}: Farkle, nothing scores")
         return 0
-    print(f"{_show(args.dice)}: {len(options)} valid keeps")
-    print(f"{'positions':<14}{'dice':<14}{'points':>7}")
+    # Dice of one face are interchangeable: one line per choice of dice, at its first positions.
+    choices: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
     for positions, points in sorted(options, key=lambda o: (-o[1], o[0])):
+        choices.setdefault(tuple(sorted(args.dice[p] for p in positions)), (positions, points))
+    print(f"{_show(args.dice)}: {len(choices)} valid keeps")
+    print(f"{'positions':<14}{'dice':<14}{'points':>7}")
+    for positions, points in choices.values():
         dice = [args.dice[p] for p in positions]
         print(f"{_show(positions):<14}{_show(dice):<14}{points:>7,}")
     return 0
@@ -52,7 +70,7 @@ def _cmd_risk(args: argparse.Namespace) -> int:
 
 
 def _cmd_par(args: argparse.Namespace) -> int:
-    solution = solve(args.table)
+    solution = solver.solve(args.table)
     turn = solution.expected_turn()
     print(f"Optimal play, table {args.table}")
     print(f"expected points of one turn: {turn:,.1f}")
@@ -63,35 +81,74 @@ def _cmd_par(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_solutions(args: argparse.Namespace) -> int:
+    if args.write:
+        solver.write()
+        print(f"solved {len(TABLES)} tables into {solver.DATA}")
+        return 0
+    stored = solver.stored()
+    stale = [t for t in TABLES if not _same(solver.compute(t), stored[t])]
+    for table in TABLES:
+        print(f"{table:<18}{'stale' if table in stale else 'matches a fresh solve'}")
+    if stale:
+        print("run `python -m farkle solutions --write` and commit farkle/data/")
+    return 1 if stale else 0
+
+
+def _same(a: solver.Solution, b: solver.Solution) -> bool:
+    return (a.unit, a.cap_units, a.roll, a.tail) == (b.unit, b.cap_units, b.roll, b.tail)
+
+
 def _show(values: Sequence[int]) -> str:
     return " ".join(map(str, values))
 
 
-def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="python -m farkle", description=__doc__)
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    root = argparse.ArgumentParser(prog="python -m farkle", description=DESCRIPTION)
+    choices = sorted(TABLES)
+    tables = f"scoring table: {', '.join(TABLES)} (default {DEFAULT_TABLE})"
+    root.add_argument("--table", default=DEFAULT_TABLE, choices=choices, metavar="ID", help=tables)
     commands = root.add_subparsers(dest="command", required=True)
+    # After the command too; SUPPRESS keeps a --table given before it.
     table = argparse.ArgumentParser(add_help=False)
-    table.add_argument("--table", default=DEFAULT_TABLE, choices=sorted(TABLES))
+    table.add_argument(
+        "--table", default=argparse.SUPPRESS, choices=choices, metavar="ID", help=tables
+    )
+    subs = {}
     for name, handler, helptext in (
         ("score", _cmd_score, "score dice that are all kept, with the best split"),
         ("keeps", _cmd_keeps, "every valid keep of a throw, with its points"),
     ):
-        command = commands.add_parser(name, parents=[table], help=helptext)
-        command.add_argument("dice", nargs="+", type=_face)
-        command.set_defaults(handler=handler)
+        subs[name] = commands.add_parser(name, parents=[table], help=helptext, description=helptext)
+        subs[name].add_argument("dice", nargs="+", type=_face, help="faces 1 to 6")
+        subs[name].set_defaults(handler=handler)
     for name, handler, helptext in (
         ("risk", _cmd_risk, "Farkle risk by number of dice"),
         ("par", _cmd_par, "expected points under optimal play and banking thresholds"),
     ):
-        commands.add_parser(name, parents=[table], help=helptext).set_defaults(handler=handler)
-    return root
+        subs[name] = commands.add_parser(name, parents=[table], help=helptext, description=helptext)
+        subs[name].set_defaults(handler=handler)
+    helptext = "check the stored solutions of every table against a fresh solve"
+    subs["solutions"] = commands.add_parser("solutions", help=helptext, description=helptext)
+    subs["solutions"].add_argument(
+        "--write", action="store_true", help="solve every table and write farkle/data/"
+    )
+    subs["solutions"].set_defaults(handler=_cmd_solutions)
+    return root, subs
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line's argument parser."""
+    return _parsers()[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    """Run one command; the exit status."""
+    root, subs = _parsers()
+    args = root.parse_args(argv)
     size = get_table(args.table).dice
     if len(getattr(args, "dice", ())) > size:
-        parser().error(f"a throw has at most {size} dice")
+        subs[args.command].error(f"a throw has at most {size} dice on table {args.table}")
     try:
         return args.handler(args)
     except FarkleError as error:

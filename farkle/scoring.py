@@ -95,6 +95,19 @@ def best_split(dice: Sequence[int], table: str | Table = DEFAULT_TABLE) -> tuple
     return s.split(dice)
 
 
+def leftover(dice: Sequence[int], table: str | Table = DEFAULT_TABLE) -> tuple[int, ...]:
+    """The dice that cannot score beside the others: what the largest scoring part of ``dice``
+    leaves out (most dice, then most points), sorted; empty when every die scores."""
+    s = scorer(table)
+    _check_dice(dice, s.table.dice)
+    best: tuple[int, int, int] = (0, 0, 0)
+    for mask in range(1, 1 << len(dice)):
+        points = s.score([dice[i] for i in _POSITIONS[mask]])
+        if points is not None:
+            best = max(best, (mask.bit_count(), points, mask))
+    return tuple(sorted(d for i, d in enumerate(dice) if not best[2] >> i & 1))
+
+
 @lru_cache(maxsize=65536)
 def _keeps(throw: tuple[int, ...], table_id: str) -> tuple[tuple[tuple[int, ...], int], ...]:
     s = scorer(table_id)
@@ -104,14 +117,27 @@ def _keeps(throw: tuple[int, ...], table_id: str) -> tuple[tuple[tuple[int, ...]
         return ((tuple(range(len(throw))), best[pack(throw)][0]),)
     weights = [_WEIGHT[d] for d in throw]
     sums = [0] * (1 << len(throw))
+    # Seed 004: «Ce n'est pas une combinaison liée tant qu'il n'y a pas de brelan»: once a face
+    # shows three or more times, its dice are one group, kept all together or not at all.
+    bound = _bound_groups(throw) if s.table.whole_sets else ()
     found = []
     for mask in range(1, len(sums)):
         low = mask & -mask
         sums[mask] = sums[mask ^ low] + weights[low.bit_length() - 1]
+        if any(mask & group not in (0, group) for group in bound):
+            continue
         hit = best.get(sums[mask])
         if hit is not None:
             found.append((_POSITIONS[mask], hit[0]))
     return tuple(found)
+
+
+def _bound_groups(throw: tuple[int, ...]) -> tuple[int, ...]:
+    """Bit masks of the positions of each face thrown three or more times."""
+    masks = {face: 0 for face in FACES}
+    for position, face in enumerate(throw):
+        masks[face] |= 1 << position
+    return tuple(mask for mask in masks.values() if mask.bit_count() >= 3)
 
 
 def keeps(

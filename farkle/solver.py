@@ -6,22 +6,45 @@ rolling and banking. Keeping more points never hurts, so after a throw only the 
 for each next hand matters; throws with the same such options are merged. Values are filled from
 high turn points down, since every keep adds points. Far enough up, banking is always best, which
 bounds the table (``cap``).
+
+Solving every table takes a second or more, so the site never solves: ``compute`` runs the value
+iteration, ``python -m farkle solutions --write`` stores its results under ``farkle/data/``
+(committed, and checked against a fresh solve by the tests), and ``solve`` reads them back in
+milliseconds. Data rather than solving at start-up, because every process (each web worker,
+Celery, ``manage.py``, each test run) would otherwise pay the solve, and the per-decision
+analysis and bots read the same tables.
 """
 
 from __future__ import annotations
 
+import array
+import hashlib
+import json
+import lzma
+import sys
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, reduce
+from functools import cache, cached_property, reduce
 from math import gcd
+from pathlib import Path
+from typing import Any
 
 from .outcomes import throws
-from .tables import DEFAULT_TABLE, Table, get_table
+from .tables import DEFAULT_TABLE, TABLES, Table, get_table
 from .turn import RETHROW, Sets, keep_options, throw_kind
 
 # Far above any threshold of the seeds' tables: with six dice, rolling stops paying off well
 # before 20,000 points at risk, and the cap is checked after solving.
 DEFAULT_CAP = 40_000
+
+# The stored solutions: an index (JSON: per table its hands and constants) and every value
+# array packed as little-endian doubles, compressed, in the index's order.
+DATA = Path(__file__).resolve().parent / "data"
+INDEX_FILE = "solutions.json"
+VALUES_FILE = "solutions.f64.xz"
+# Changes when the meaning of the stored numbers changes.
+FORMAT = 1
 
 Hand = tuple[int, Sets]
 # After a throw: the next hand, the units gained, and whether banking is allowed there.
@@ -46,10 +69,9 @@ class Solution:
     cap_units: int
     # roll[hand][u]: expected banked points when throwing from ``hand`` with u units at risk.
     roll: dict[Hand, list[float]]
-    # groups[hand]: its throws as (probability, options), a Farkle's dropped (worth nothing).
-    groups: dict[Hand, list[tuple[float, tuple[Option, ...]]]]
-    # rethrow[hand]: the probability of a throw that is thrown again (seed 004's pairs).
-    rethrow: dict[Hand, float]
+    # tail[hand] = (a, b): beyond the cap every state banks, so throwing from ``hand`` with u
+    # units at risk is worth exactly unit × (u × a + b).
+    tail: dict[Hand, tuple[float, float]]
 
     def roll_value(self, turn_points: int, dice: int, sets: Sets = ()) -> float:
         """Expected banked points of throwing ``dice`` dice with ``turn_points`` at risk."""
@@ -57,9 +79,8 @@ class Solution:
         u = self._units(turn_points)
         if u <= self.cap_units:
             return self.roll[hand][u]
-        # Beyond the cap every state banks, so one throw's expectation is exact.
-        kept = sum(p * max(u + gain for _, gain, _ in options) for p, options in self.groups[hand])
-        return self.unit * kept / (1 - self.rethrow[hand])
+        a, b = self.tail[hand]
+        return self.unit * (u * a + b)
 
     def value(self, turn_points: int, dice: int, sets: Sets = ()) -> float:
         """Expected banked points with ``turn_points`` at risk and ``dice`` in hand, played best."""
@@ -105,6 +126,21 @@ class Solution:
             found[n] = u * self.unit
         return found
 
+    @cached_property
+    def groups(self) -> dict[Hand, list[tuple[float, tuple[Option, ...]]]]:
+        """Each hand's scoring throws as (probability, options), enumerated on first use."""
+        return {hand: found[0] for hand, found in self._throws.items()}
+
+    @cached_property
+    def rethrow(self) -> dict[Hand, float]:
+        """Each hand's probability of a throw that is thrown again (seed 004's pairs)."""
+        return {hand: found[1] for hand, found in self._throws.items()}
+
+    @cached_property
+    def _throws(self) -> dict[Hand, tuple[list[tuple[float, tuple[Option, ...]]], float]]:
+        # For analysis only (a turn's distribution, say): the values never need them.
+        return {hand: _groups(self.table, hand, self.unit) for hand in self.roll}
+
     def _units(self, turn_points: int) -> int:
         if turn_points < 0 or turn_points % self.unit:
             raise ValueError(f"Turn points are a multiple of {self.unit}.")
@@ -134,9 +170,8 @@ def _groups(table: Table, hand: Hand, unit: int) -> tuple[list[tuple[float, tupl
     return [(p, options) for options, p in merged.items()], rethrow
 
 
-@cache
-def solve(table: str | Table = DEFAULT_TABLE, cap: int = DEFAULT_CAP) -> Solution:
-    """Solve a table (cached per table)."""
+def compute(table: str | Table = DEFAULT_TABLE, cap: int = DEFAULT_CAP) -> Solution:
+    """Solve a table by value iteration (seconds: the site reads ``solve``'s stored data)."""
     t = get_table(table)
     unit = reduce(gcd, (c.points for c in t.combos()))
     top = cap // unit
@@ -168,11 +203,114 @@ def solve(table: str | Table = DEFAULT_TABLE, cap: int = DEFAULT_CAP) -> Solutio
     for values in roll.values():
         if values[top] > top * unit:
             raise ValueError(f"Cap {cap} is too low for {t.id}: rolling still pays there.")
+    # Beyond the cap one throw's expectation is exact: every state after it banks.
+    tail = {}
+    for hand, options_by_throw in groups.items():
+        scoring = sum(p for p, _ in options_by_throw)
+        gained = sum(p * max(gain for _, gain, _ in options) for p, options in options_by_throw)
+        tail[hand] = (scoring / (1 - rethrow[hand]), gained / (1 - rethrow[hand]))
     return Solution(
         table=t,
         unit=unit,
         cap_units=top,
         roll={h: values[: top + 1] for h, values in roll.items()},
-        groups=groups,
-        rethrow=rethrow,
+        tail=tail,
     )
+
+
+@cache
+def solve(table: str | Table = DEFAULT_TABLE, cap: int = DEFAULT_CAP) -> Solution:
+    """A table's solution: the stored one for the site's tables, computed for any other."""
+    t = get_table(table)
+    if cap == DEFAULT_CAP and TABLES.get(t.id) is t:
+        return stored()[t.id]
+    return compute(t, cap)
+
+
+def fingerprint(table: Table) -> str:
+    """A digest of a table's rules, to tell stored solutions made for other rules."""
+    return hashlib.sha256(repr(table).encode()).hexdigest()[:16]
+
+
+def encode(solutions: Iterable[Solution]) -> tuple[str, bytes]:
+    """The stored form of solutions: the index's JSON text and the compressed values."""
+    index: dict[str, Any] = {"format": FORMAT, "cap": DEFAULT_CAP, "tables": {}}
+    values = array.array("d")
+    for solution in solutions:
+        hands = []
+        for hand in sorted(solution.roll):
+            dice, sets = hand
+            hands.append([dice, [list(s) for s in sets], list(solution.tail[hand])])
+            values.extend(solution.roll[hand])
+        index["tables"][solution.table.id] = {
+            "fingerprint": fingerprint(solution.table),
+            "unit": solution.unit,
+            "cap_units": solution.cap_units,
+            "hands": hands,
+        }
+    if sys.byteorder == "big":
+        values.byteswap()
+    return _index_text(index), lzma.compress(values.tobytes(), preset=9)
+
+
+def _index_text(index: dict[str, Any]) -> str:
+    """The index as JSON with one line per hand, so that a change of rules reads as a diff."""
+    lines = ["{", f' "format": {index["format"]},', f' "cap": {index["cap"]},', ' "tables": {']
+    tables = list(index["tables"].items())
+    for i, (table_id, entry) in enumerate(tables):
+        lines.append(f"  {json.dumps(table_id)}: {{")
+        for key in ("fingerprint", "unit", "cap_units"):
+            lines.append(f"   {json.dumps(key)}: {json.dumps(entry[key])},")
+        lines.append('   "hands": [')
+        hands = [f"    {json.dumps(hand)}" for hand in entry["hands"]]
+        lines.append(",\n".join(hands))
+        lines.append("   ]")
+        lines.append("  }" + ("," if i < len(tables) - 1 else ""))
+    lines += [" }", "}", ""]
+    return "\n".join(lines)
+
+
+def decode(text: str, packed: bytes) -> dict[str, Solution]:
+    """Solutions from their stored form; ValueError when they were made for other rules."""
+    index = json.loads(text)
+    if index["format"] != FORMAT or index["cap"] != DEFAULT_CAP:
+        raise ValueError("Stale solutions: run `python -m farkle solutions --write`.")
+    values = array.array("d")
+    values.frombytes(lzma.decompress(packed))
+    if sys.byteorder == "big":
+        values.byteswap()
+    found, at = {}, 0
+    for table_id, entry in index["tables"].items():
+        table = TABLES[table_id]
+        if entry["fingerprint"] != fingerprint(table):
+            raise ValueError(
+                f"The stored solution of {table_id} is for other rules: "
+                "run `python -m farkle solutions --write`."
+            )
+        size = entry["cap_units"] + 1
+        roll, tail = {}, {}
+        for dice, sets, (a, b) in entry["hands"]:
+            hand = (dice, tuple((face, count) for face, count in sets))
+            roll[hand] = values[at : at + size].tolist()
+            tail[hand] = (a, b)
+            at += size
+        found[table_id] = Solution(
+            table=table, unit=entry["unit"], cap_units=entry["cap_units"], roll=roll, tail=tail
+        )
+    if set(found) != set(TABLES) or at != len(values):
+        raise ValueError("Stale solutions: run `python -m farkle solutions --write`.")
+    return found
+
+
+@cache
+def stored(directory: Path = DATA) -> dict[str, Solution]:
+    """Every site table's solution, read from the files ``write`` made (once per process)."""
+    return decode((directory / INDEX_FILE).read_text(), (directory / VALUES_FILE).read_bytes())
+
+
+def write(directory: Path = DATA) -> None:
+    """Solve every site table afresh and store the solutions in ``directory``."""
+    text, packed = encode(compute(table) for table in TABLES.values())
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / INDEX_FILE).write_text(text)
+    (directory / VALUES_FILE).write_bytes(packed)

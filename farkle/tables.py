@@ -60,6 +60,8 @@ class Table:
     extend_sets: bool = False
     # Seed 004 (Le 10.000): a thrown straight is kept whole, never split for its 1 or its 5.
     whole_straights: bool = False
+    # Seed 004: three or more dice of one face in a throw are one group, kept all or not at all.
+    whole_sets: bool = False
     # Seed 004: two dice showing a pair that does not score are thrown again, points kept.
     pair_rethrow: bool = False
     # Seed 004: once every die has scored ("main pleine"), all of them must be thrown again.
@@ -87,6 +89,8 @@ class Table:
             "extend_sets": "A set kept earlier in the hand grows with newly thrown dice of its "
             "face (6-6-6 kept, then a 6 thrown: 6-6-6-6, worth 600 more).",
             "whole_straights": "A thrown straight is kept whole, never split for its 1 or its 5.",
+            "whole_sets": "Three or more dice of one face in a throw are kept all together or "
+            "not at all (from 1-1-1-5-5: the three 1s, never one or two of them).",
             "pair_rethrow": "Two dice showing a pair that does not score (2-2, 3-3, 4-4, 6-6) are "
             "thrown again; the turn's points stay.",
             "full_hand_must_roll": "Once every die has scored, all of them must be thrown again: "
@@ -198,17 +202,19 @@ TABLES: Mapping[str, Table] = _frozen(
                 name="Le 10.000",
                 source="seed 004",
                 dice=5,
-                kinds=_frozen({4: 2}),
+                # Seed 004's «Carrés» lists 4,000 (four 1s), 800, 1,200, 1,600, 2,000 and 2,400:
+                # four times the triple. Its sentence says «le double du brelan», but every
+                # figure it gives is four times, which is also why four 1s need no exception.
+                kinds=_frozen({4: 4}),
                 kinds_multiply_triple=True,
-                # Four 1s are 4,000 rather than twice the triple; five of a kind is the face
-                # times 1,000, and five 1s 10,000 (an instant win in the original game).
-                kind_overrides=_frozen(
-                    {(1, 4): 4000, (1, 5): 10_000, **{(f, 5): f * 1000 for f in range(2, 7)}}
-                ),
+                # «Cinq dés identiques rapportent la valeur du dé × 1000, sauf les cinq 1»: five
+                # 1s are an instant win in the original game, 10,000 here.
+                kind_overrides=_frozen({(1, 5): 10_000, **{(f, 5): f * 1000 for f in range(2, 7)}}),
                 straights=_frozen({(1, 2, 3, 4, 5): 500, (2, 3, 4, 5, 6): 1000}),
                 three_pairs=None,
                 two_triplets=None,
                 whole_straights=True,
+                whole_sets=True,
                 pair_rethrow=True,
                 full_hand_must_roll=True,
             ),

@@ -1,4 +1,8 @@
-"""The scoring tables, their Farkle risks and what optimal play earns on them."""
+"""The scoring tables, their Farkle risks and what optimal play earns on them.
+
+The optimal-play figures come from the solutions stored in ``farkle/data/`` (``farkle.solve``
+never solves a site table); ``farkle_site.wsgi`` builds ``rules_data`` before the first request.
+"""
 
 from __future__ import annotations
 

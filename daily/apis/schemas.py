@@ -226,7 +226,13 @@ class RulesThresholdSerializer(serializers.Serializer):
 
 class RulesTurnRuleSerializer(serializers.Serializer):
     id = serializers.ChoiceField(
-        choices=["extend_sets", "whole_straights", "pair_rethrow", "full_hand_must_roll"]
+        choices=[
+            "extend_sets",
+            "whole_straights",
+            "whole_sets",
+            "pair_rethrow",
+            "full_hand_must_roll",
+        ]
     )
     text = serializers.CharField()
 

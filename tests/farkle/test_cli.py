@@ -1,5 +1,6 @@
 import pytest
 
+from farkle import TABLES
 from farkle.cli import main
 
 
@@ -15,11 +16,27 @@ def test_cli_score_prints_score_and_split(capsys):
     )
 
 
-def test_cli_score_of_dice_that_cannot_all_score(capsys):
+def test_cli_score_of_dice_that_cannot_all_score_names_them(capsys):
+    # Seed 000: four 2s score 1,000 but a pair of 3s is not three pairs: the 3s are left.
     assert run(capsys, "score", "2", "2", "2", "2", "3", "3") == (
         1,
-        "2 2 2 2 3 3: does not score (some die cannot be kept)\n",
+        "2 2 2 2 3 3: does not score, these dice cannot be kept: 3 3\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "left"),
+    [
+        (("score", "1", "2", "5", "6"), "2 6"),
+        (("score", "4", "4", "4", "3"), "3"),
+        (("score", "2", "3", "4", "6"), "2 3 4 6"),
+        # Seed 004's straight needs all five dice; 2-3-4-6 alone does not score there.
+        (("score", "--table", "dix-mille", "1", "2", "3", "4", "6"), "2 3 4 6"),
+    ],
+)
+def test_cli_score_names_each_die_that_cannot_be_kept(capsys, argv, left):
+    code, out = run(capsys, *argv)
+    assert (code, out.rsplit(": ", 1)[1]) == (1, f"{left}\n")
 
 
 def test_cli_keeps_lists_every_keep(capsys):
@@ -51,6 +68,93 @@ def test_cli_table_option(capsys):
     assert (code, out) == (0, "4 4 4 4: 800 = four 4s (800)\n")
 
 
+def test_cli_table_option_before_the_command(capsys):
+    # Seed 001 (farkle.games): four of a kind is twice the triple, 4-4-4-4 = 800.
+    assert run(capsys, "--table", "farkle-games", "score", "4", "4", "4", "4") == (
+        0,
+        "4 4 4 4: 800 = four 4s (800)\n",
+    )
+    # Seed 004 deals five dice: the risk table starts at 5.
+    code, out = run(capsys, "--table", "dix-mille", "risk")
+    assert (code, out.splitlines()[0], out.splitlines()[2][:4]) == (
+        0,
+        "Farkle risk, table dix-mille (exact, over every outcome)",
+        "   5",
+    )
+
+
+def test_cli_table_after_the_command_wins_over_before(capsys):
+    code, out = run(capsys, "--table", "dix-mille", "score", "--table", "farkle-games", "4", "4")
+    assert (code, out) == (1, "4 4: does not score, these dice cannot be kept: 4 4\n")
+
+
+def test_cli_help_is_plain_text(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["-h"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0
+    assert "Score dice, list the keeps of a throw" in out
+    # reST markup of the module docstring never reaches the terminal.
+    assert "``" not in out and ":func:" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage", "limit"),
+    [
+        (("score", "1", "1", "1", "1", "1", "1", "1"), "python -m farkle score", 6),
+        (
+            ("keeps", "--table", "dix-mille", "1", "1", "1", "1", "1", "1"),
+            "python -m farkle keeps",
+            5,
+        ),
+        (
+            ("--table", "dix-mille", "score", "5", "5", "5", "5", "5", "5"),
+            "python -m farkle score",
+            5,
+        ),
+    ],
+)
+def test_cli_too_many_dice_prints_the_command_usage(capsys, argv, usage, limit):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert err.startswith(f"usage: {usage} [-h] [--table ID] dice [dice ...]")
+    assert f"{usage}: error: a throw has at most {limit} dice" in err
+
+
+def test_cli_keeps_dix_mille_keeps_a_triple_whole(capsys):
+    # Seed 004: «Avec [1-1-1-5-5], il peut garder les trois 1, les trois 1 et un 5, les trois 1
+    # et les deux 5, un seul 5 ou les deux 5.» Five choices, never one or two of the 1s.
+    code, out = run(capsys, "keeps", "--table", "dix-mille", "1", "1", "1", "5", "5")
+    assert code == 0
+    assert out.splitlines() == [
+        "1 1 1 5 5: 5 valid keeps",
+        "positions     dice           points",
+        "0 1 2 3 4     1 1 1 5 5       1,100",
+        "0 1 2 3       1 1 1 5         1,050",
+        "0 1 2         1 1 1           1,000",
+        "3 4           5 5               100",
+        "3             5                  50",
+    ]
+
+
+def test_cli_keeps_dix_mille_pair_is_thrown_again(capsys):
+    # Seed 004: «Un double qui ne marque pas (2-2, 3-3, 4-4, 6-6) ne rince pas le tour : le
+    # joueur relance ces deux dés et garde ses points.»
+    assert run(capsys, "--table", "dix-mille", "keeps", "2", "2") == (
+        0,
+        "2 2: nothing scores, but no Farkle: on table dix-mille this pair is thrown again and "
+        "the turn's points stay\n",
+    )
+    # Elsewhere the same pair is a Farkle, and so is a pair of different faces there.
+    assert run(capsys, "keeps", "2", "2") == (0, "2 2: Farkle, nothing scores\n")
+    assert run(capsys, "keeps", "--table", "dix-mille", "2", "3") == (
+        0,
+        "2 3: Farkle, nothing scores\n",
+    )
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -58,9 +162,16 @@ def test_cli_table_option(capsys):
         ("score",),
         ("score", "1", "1", "1", "1", "1", "1", "1"),
         ("risk", "--table", "x"),
+        ("--table", "x", "risk"),
     ],
 )
 def test_cli_refuses_bad_input(argv):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2
+
+
+def test_cli_solutions_checks_the_stored_data_against_a_fresh_solve(capsys):
+    code, out = run(capsys, "solutions")
+    assert code == 0
+    assert out.splitlines() == [f"{t:<18}matches a fresh solve" for t in TABLES]

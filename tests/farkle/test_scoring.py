@@ -83,7 +83,7 @@ def test_best_split_of_four_ones_is_a_triple_and_a_single():
         ("royal", [6, 6, 6, 6], 1200),
         ("royal", [2, 2, 4, 4, 6, 6], 1500),
         ("dix-mille", [1, 1, 1, 1], 4000),
-        ("dix-mille", [3, 3, 3, 3], 600),
+        ("dix-mille", [3, 3, 3, 3], 1200),
         ("dix-mille", [4, 4, 4, 4, 4], 4000),
         ("dix-mille", [1, 1, 1, 1, 1], 10_000),
         ("dix-mille", [1, 2, 3, 4, 5], 500),
@@ -160,12 +160,28 @@ def test_farkle_exactly_when_no_keep(case):
         assert not is_farkle(throw, table)
 
 
+def splits_a_set(throw: tuple[int, ...], positions: tuple[int, ...]) -> bool:
+    """Seed 004: whether a keep takes some but not all dice of a face thrown three or more
+    times («pas une combinaison liée tant qu'il n'y a pas de brelan»)."""
+    return any(
+        0 < sum(throw[i] == face for i in positions) < throw.count(face)
+        for face in set(throw)
+        if throw.count(face) >= 3
+    )
+
+
 @pytest.mark.parametrize("table", sorted(TABLES))
-def test_keeps_equal_brute_force_over_all_throws_of_three(table):
-    for throw in product(range(1, 7), repeat=3):
+@pytest.mark.parametrize("n", [3, 4])
+def test_keeps_equal_brute_force_over_all_throws(table, n):
+    for throw in product(range(1, 7), repeat=n):
+        straight = TABLES[table].whole_straights and tuple(sorted(throw)) in TABLES[table].straights
         expected = []
-        for mask in range(1, 8):
-            positions = tuple(i for i in range(3) if mask >> i & 1)
+        for mask in range(1, 1 << n):
+            positions = tuple(i for i in range(n) if mask >> i & 1)
+            if TABLES[table].whole_sets and splits_a_set(throw, positions):
+                continue
+            if straight and len(positions) < n:
+                continue
             points = score([throw[i] for i in positions], table)
             if points is not None:
                 expected.append((positions, points))
