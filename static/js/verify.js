@@ -114,21 +114,20 @@
   function throwsTable(checked) {
     var body = F.el("tbody");
     checked.forEach(function (t) {
-      body.appendChild(F.el("tr", { "data-ok": t.ok ? "1" : "0" }, [
-        F.el("td", { class: "num", text: String(t.turn) }),
-        F.el("td", { class: "num", text: String(t.roll) }),
-        F.el("td", {}, [F.diceRow(t.served, "tiny")]),
-        F.el("td", {}, [F.diceRow(t.recomputed, "tiny")]),
-        F.el("td", {}, [F.el("span", { class: "check " + (t.ok ? "ok" : "bad"), text: t.ok ? "✓" : "✗" })]),
+      body.appendChild(F.el("tr", { "data-ok": t.ok ? "1" : "0", "data-turn": String(t.turn), "data-roll": String(t.roll) }, [
+        F.el("td", { class: "num", text: t.turn + " · " + t.roll }),
+        F.el("td", { "data-role": "served" }, [F.diceRow(t.served, "tiny")]),
+        F.el("td", { "data-role": "recomputed" }, [
+          F.diceRow(t.recomputed, "tiny"), " ",
+          F.el("span", { class: "check " + (t.ok ? "ok" : "bad"), "aria-label": t.ok ? _("matches") : _("does not match"), text: t.ok ? "✓" : "✗" }),
+        ]),
       ]));
     });
-    return F.el("div", { class: "table-scroll" }, [F.el("table", { class: "data" }, [
+    return F.el("div", { class: "table-scroll" }, [F.el("table", { class: "data throws" }, [
       F.el("thead", {}, [F.el("tr", {}, [
-        F.el("th", { scope: "col", text: _("Turn") }),
-        F.el("th", { scope: "col", text: _("Throw") }),
+        F.el("th", { scope: "col", text: _("Turn · throw") }),
         F.el("th", { scope: "col", text: _("Served") }),
         F.el("th", { scope: "col", text: _("Recomputed here") }),
-        F.el("th", { scope: "col" }, [F.el("span", { class: "sr-only", text: _("Check") })]),
       ])]),
       body,
     ])]);
