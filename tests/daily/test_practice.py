@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import hmac
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -178,3 +179,20 @@ def test_a_finished_practice_on_an_open_day_is_checkable_by_its_player_only(clie
         query = f"?attempt={attempt_id}" if attempt_id else ""
         refused = who.get(f"/api/verify/daily/{DAY}{query}")
         assert (refused.status_code, refused.json()["code"]) == (409, "not_revealed")
+
+
+def test_the_readmes_standard_library_recipe_checks_a_practice_game(client):
+    # The README's own `throw` function, fed with the verify API's facts of a practice game.
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = readme.split("## Provably fair", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    throw_source = block[block.index("def throw") : block.index("print(")]
+    play_greedy(client, start_daily(client, DAY))
+    done = play_greedy(client, start_daily(client, DAY), bank_at=1000)
+    facts = client.get(f"/api/verify/daily/{DAY}?attempt={done['id']}").json()["attempt"]
+    seed = bytes.fromhex(facts["seed"])
+    assert hashlib.sha256(seed).hexdigest() == facts["commitment"] == done["commitment"]
+    namespace = {"seed": seed, "hmac": hmac}
+    exec(throw_source, namespace)
+    assert len(facts["throws"]) > 10
+    for t in facts["throws"]:
+        assert namespace["throw"](t["turn"], t["roll"], len(t["dice"])) == t["dice"]
