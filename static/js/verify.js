@@ -195,7 +195,7 @@
             }
             result.appendChild(factList(ownRows));
           } else if (game.commitment !== data.commitment || game.seed !== data.seed) {
-            failures.push(_("The game claims other dice than the puzzle's."));
+            failures.push(_("The game's seed or commitment is not the puzzle's."));
           }
           if (!gameCheck) {
             failures.push(_("The game's seed is not revealed: its throws cannot be checked yet."));
