@@ -210,7 +210,7 @@ class VerifyChallengeApi(APIView):
     @extend_schema(
         parameters=[VerifyQuerySerializer],
         responses=VerificationSerializer,
-        summary="Check an expired challenge: its seed against the commitment, an attempt's throws",
+        summary="Facts to check a challenge by: commitment, seed once closed, an attempt's throws",
     )
     def get(self, request: Request, code: str) -> Response:
         return verification_response(request, selectors.challenge_get(code=code).puzzle)

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 import farkle
+from farkle.fair import practice_seed
 
 # docs/play.md: actions on a daily's attempts are accepted until the next 00:00 UTC plus this grace.
 DAILY_GRACE = datetime.timedelta(seconds=90)
@@ -107,6 +108,10 @@ class Attempt(models.Model):
         AWAITING_KEEP = farkle.AWAITING_KEEP
         FINISHED = farkle.FINISHED
 
+    class DiceSource(models.TextChoices):
+        PUZZLE = "puzzle"
+        OWN = "own"
+
     # PROTECT: a ranked attempt is counted in ScoreCount; it never silently disappears.
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="attempts")
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
@@ -126,6 +131,11 @@ class Attempt(models.Model):
     finalised_at_close = models.BooleanField(default=False)
     rank = models.PositiveIntegerField(null=True, blank=True)
     percentile = models.FloatField(null=True, blank=True)
+    # Practice while its puzzle is open plays dice of its own (issue 10: a practice game on the
+    # puzzle's dice would show an open puzzle's coming throws); archive play keeps the puzzle's.
+    dice_source = models.CharField(
+        max_length=6, choices=DiceSource.choices, default=DiceSource.PUZZLE
+    )
 
     class Meta:
         constraints = [
@@ -147,6 +157,11 @@ class Attempt(models.Model):
                 | (~Q(state="finished") & Q(finished_at__isnull=True)),
                 name="attempt_finished_at_iff_finished",
             ),
+            # The leaderboard compares official games on the same dice, always the puzzle's.
+            models.CheckConstraint(
+                condition=Q(official=False) | Q(dice_source="puzzle"),
+                name="attempt_official_plays_the_puzzle",
+            ),
         ]
         indexes = [
             # The leaderboard's pages: official finished attempts, best score, earliest finish.
@@ -163,6 +178,12 @@ class Attempt(models.Model):
     def __str__(self) -> str:
         kind = "official" if self.official else "practice"
         return f"{self.player} on {self.puzzle} ({kind}, {self.state})"
+
+    def seed(self) -> bytes:
+        """The seed of this game's dice: the puzzle's, or a practice game's own."""
+        if self.dice_source == self.DiceSource.OWN:
+            return practice_seed(settings.FARKLE_SEED_SECRET.encode(), self.pk)
+        return self.puzzle.seed()
 
 
 class ScoreCount(models.Model):

@@ -30,8 +30,10 @@ def iso(instant: datetime.datetime | None) -> str | None:
 
 
 def puzzle_status(puzzle: Puzzle, now: datetime.datetime) -> str:
-    """``open`` until official play ends, ``grace`` while late actions still land, then
-    ``closed``."""
+    """``upcoming`` before it opens (only its commitment is public), ``open`` until official play
+    ends, ``grace`` while late actions still land, then ``closed``."""
+    if now < puzzle.opens_at:
+        return "upcoming"
     if now < puzzle.ends_at:
         return "open"
     return "grace" if now < puzzle.closes_at else "closed"
@@ -46,6 +48,8 @@ def puzzle_ref(puzzle: Puzzle) -> dict[str, Any]:
 def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
     """What a client needs to show and play an attempt, and nothing it must not know."""
     table = game.table
+    own = attempt.dice_source == Attempt.DiceSource.OWN
+    seed = attempt.seed() if own else None
     options = []
     thrown = farkle.keep_options(game.dice, table, game.sets) if game.dice else ()
     for positions, points, sets in thrown:
@@ -101,6 +105,11 @@ def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
         "finalised_at_close": attempt.finalised_at_close,
         "deadline": iso(attempt.deadline),
         "puzzle": puzzle_ref(attempt.puzzle),
+        "dice_source": attempt.dice_source,
+        # The commitment of the dice this game plays, public from its start; a practice game's
+        # own seed is revealed with the finished game, so it can be checked like a puzzle's.
+        "commitment": farkle.commitment(seed) if own else attempt.puzzle.commitment,
+        "revealed_seed": seed.hex() if own and game.finished else None,
     }
 
 

@@ -1,4 +1,4 @@
-"""The rollover (docs/operations.md): open the new day, close every puzzle whose time is over.
+"""The rollover (docs/operations.md): publish the coming day, close every puzzle whose time is over.
 
 Every function here is idempotent and keeps its state in Postgres: a close claims its puzzle
 under a row lock and marks it closed in the same transaction, so a second run, late or at the
@@ -31,13 +31,14 @@ class Closed:
 class Report:
     """What a rollover or a reconcile did; empty when there was nothing to do."""
 
-    opened: list[str] = field(default_factory=list)
+    # Dailies created, each with its public commitment (tomorrow's, upcoming, in the usual case).
+    published: list[str] = field(default_factory=list)
     closed: list[Closed] = field(default_factory=list)
 
     def __str__(self) -> str:
-        if not self.opened and not self.closed:
-            return "Nothing to do: every due puzzle is open or closed already."
-        lines = [f"opened {name}" for name in self.opened]
+        if not self.published and not self.closed:
+            return "Nothing to do: every due puzzle is published or closed already."
+        lines = [f"published {name}" for name in self.published]
         lines += [
             f"closed {c.puzzle}: {c.players} ranked, {c.finalised} unfinished finalised"
             for c in self.closed
@@ -94,22 +95,27 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
 
 
 def reconcile(*, now: datetime.datetime) -> Report:
-    """Open today's daily and every missing day before it; close every puzzle that is due, oldest
-    first, however many were missed."""
+    """Publish tomorrow's daily and every missing day before it; close every puzzle that is due,
+    oldest first, however many were missed.
+
+    A day opens by the clock, not by this job: its puzzle exists a day ahead, so a worker whose
+    clock runs a little behind the beat's, running the 00:00 job "before midnight", still finds
+    the new day ready.
+    """
     report = Report()
-    today = services.day_of(now)
+    last = services.published_until(now)
     first = services.first_day()
     # Every missing day since the first, gaps included (the request path may have created a
     # later day while beat was down).
     existing = set(
-        Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day__gte=first, day__lte=today).values_list(
+        Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day__gte=first, day__lte=last).values_list(
             "day", flat=True
         )
     )
     day = first
-    while day <= today:
+    while day <= last:
         if day not in existing and services.daily_create(day=day):
-            report.opened.append(f"daily {day.isoformat()}")
+            report.published.append(f"daily {day.isoformat()}")
         day += datetime.timedelta(days=1)
     due = Puzzle.objects.filter(closed_at__isnull=True, closes_at__lte=now).order_by(
         "closes_at", "id"

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import datetime
+
 import farkle
 from daily.models import Attempt, Player, Puzzle
+
+
+def dailies_between(*, first: datetime.date, last: datetime.date) -> list[Puzzle]:
+    """The dailies from ``first`` to ``last`` (inclusive), newest first."""
+    return list(
+        Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day__gte=first, day__lte=last).order_by(
+            "-day"
+        )
+    )
 
 
 def player_attempts_on(*, player: Player | None, puzzle: Puzzle) -> list[Attempt]:
@@ -33,5 +44,5 @@ def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt |
 def attempt_game(attempt: Attempt) -> farkle.Game:
     """The attempt's game, replayed from its stored actions (and ended, when its puzzle's close
     finalised it)."""
-    game = farkle.Game.replay(attempt.puzzle.seed(), attempt.actions, attempt.puzzle.table)
+    game = farkle.Game.replay(attempt.seed(), attempt.actions, attempt.puzzle.table)
     return game.closed() if attempt.finalised_at_close else game

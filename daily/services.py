@@ -19,6 +19,10 @@ from farkle_site.errors import ApiError
 
 UTC = datetime.UTC
 
+# Issue 10: a daily's commitment is public at least a day before it opens. The reconcile (and,
+# should beat be late, the first request) creates the next day's puzzle as soon as today opens.
+PUBLISHED_AHEAD = datetime.timedelta(days=1)
+
 
 def day_of(now: datetime.datetime) -> datetime.date:
     """The UTC date of an instant: the day whose daily is open."""
@@ -32,6 +36,11 @@ def day_start(day: datetime.date) -> datetime.datetime:
 def first_day() -> datetime.date:
     """The first date with a daily (an operator's setting)."""
     return settings.FARKLE_FIRST_DAY
+
+
+def published_until(now: datetime.datetime) -> datetime.date:
+    """The last date whose daily exists at ``now``: tomorrow, upcoming with its commitment."""
+    return day_of(now) + PUBLISHED_AHEAD
 
 
 def daily_create(*, day: datetime.date) -> bool:
@@ -62,9 +71,9 @@ def daily_create(*, day: datetime.date) -> bool:
 
 def daily_get_or_create(*, day: datetime.date, now: datetime.datetime) -> Puzzle:
     """The daily of ``day``, created on first use exactly as the rollover would; ApiError
-    ``not_found`` for a day not yet begun (whatever the client's clock says) or before the first
-    day."""
-    if day > day_of(now) or day < first_day():
+    ``not_found`` for a day beyond the published horizon (whatever the client's clock says) or
+    before the first day. Tomorrow's daily exists, upcoming: its commitment is public."""
+    if day > published_until(now) or day < first_day():
         raise ApiError("not_found", f"There is no daily for {day.isoformat()}.")
     puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
     if puzzle is None:
@@ -83,7 +92,11 @@ def attempt_start_allowed(*, puzzle: Puzzle, now: datetime.datetime) -> None:
     Checked before anything is written (not even a guest player is created for a refusal).
     """
     if now < puzzle.opens_at:
-        raise ApiError("not_found", "This puzzle has not opened yet.")
+        raise ApiError(
+            "not_open",
+            "This puzzle has not opened yet: only its commitment is public.",
+            opens_at=puzzle.opens_at.isoformat().replace("+00:00", "Z"),
+        )
     if puzzle.ends_at <= now < puzzle.closes_at or (
         now >= puzzle.closes_at and puzzle.kind != Puzzle.Kind.DAILY
     ):
@@ -93,10 +106,12 @@ def attempt_start_allowed(*, puzzle: Puzzle, now: datetime.datetime) -> None:
 def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
     """Start an attempt: the player's first on an open puzzle is official, any later one practice.
 
-    A closed daily is played from the archive, as practice and without a deadline; during the
-    grace after a daily ends, and after a challenge expires, nothing new starts. While the
-    official game is unfinished no practice starts: it would show the official game's coming
-    throws (the dice depend only on the turn and the throw).
+    Practice on an open puzzle plays dice of its own (issue 10: on the puzzle's dice a practice
+    game would show the coming throws of everyone's official game); a closed daily is played
+    from the archive on the puzzle's dice, as practice and without a deadline. During the grace
+    after a daily ends, and after a challenge expires, nothing new starts. While the player's
+    official game is unfinished no practice starts either: a double click or a second tab on
+    "Play" must lead back to the one official game rather than to a practice game beside it.
     """
     attempt_start_allowed(puzzle=puzzle, now=now)
     open_now = now < puzzle.ends_at
@@ -126,7 +141,7 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
             "Finish your official game first; practice opens once it is over.",
             attempt_id=official.pk,
         )
-    return Attempt.objects.create(official=False, **fields)
+    return Attempt.objects.create(official=False, dice_source=Attempt.DiceSource.OWN, **fields)
 
 
 def attempt_act(

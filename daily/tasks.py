@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
     max_retries=8,
 )
 def reconcile_task(at: str | None = None) -> dict:
-    """Open today's daily, close every due puzzle; ``at`` (ISO 8601) replaces the clock."""
+    """Publish tomorrow's daily, close every due puzzle; ``at`` (ISO 8601) replaces the clock."""
     now = datetime.datetime.fromisoformat(at) if at else timezone.now()
     if timezone.is_naive(now):
         raise ValueError(f"at={at!r} has no time zone; add Z for UTC.")

@@ -1,5 +1,9 @@
-"""Provably fair, checked (docs/fairness.md): a closed puzzle's seed against its commitment, and an
-attempt's throws recomputed from that seed next to the ones the game served."""
+"""Provably fair, checkable (docs/fairness.md): the public facts of a puzzle and of one attempt.
+
+The server states facts, never a verdict: the commitment published in advance, the revealed
+seed, and the throws a game was served. Whoever checks (the /verify page in the browser, a few
+lines of standard-library Python) recomputes SHA-256 of the seed and every throw from it.
+"""
 
 from __future__ import annotations
 
@@ -7,60 +11,80 @@ import datetime
 from typing import Any
 
 import farkle
-from daily.models import Attempt, Puzzle
-from daily.representations import puzzle_ref, puzzle_status
+from daily.models import Attempt, Player, Puzzle
+from daily.representations import iso, puzzle_ref, puzzle_status
 from daily.selectors import attempt_game
 from farkle_site.errors import ApiError
 
 
-def puzzle_verification(
-    *, puzzle: Puzzle, attempt_id: int | None, now: datetime.datetime
-) -> dict[str, Any]:
-    """The revealed seed checked against the commitment, and optionally one attempt's throws.
+def _own_seed_revealed(attempt: Attempt, finished: bool, now: datetime.datetime) -> bool:
+    # A practice game's own seed, once no action can change the game any more.
+    return finished or (attempt.deadline is not None and now >= attempt.deadline)
 
-    "Recomputed" uses nothing but the revealed seed and the roll vectors (docs/fairness.md), as a
-    player would with a few lines of standard-library Python; "served" is the game the server
-    ran for the attempt.
-    """
-    if puzzle_status(puzzle, now) != "closed":
-        raise ApiError("not_revealed", "The seed is revealed once the puzzle has closed.")
-    seed = puzzle.seed()
-    table = farkle.get_table(puzzle.table)
-    data: dict[str, Any] = {
-        "puzzle": puzzle_ref(puzzle),
-        "table": puzzle.table,
-        "commitment": puzzle.commitment,
-        "seed": seed.hex(),
-        "matches": farkle.commitment(seed) == puzzle.commitment,
-        "attempt": None,
-    }
-    if attempt_id is None:
-        return data
-    attempt = Attempt.objects.select_related("player").filter(pk=attempt_id, puzzle=puzzle).first()
-    if attempt is None:
-        raise ApiError("not_found", "This puzzle has no such attempt.")
+
+def attempt_facts(attempt: Attempt, *, now: datetime.datetime) -> dict[str, Any]:
+    """An attempt's dice as served, with the commitment and seed they must come from."""
     game = attempt_game(attempt)
-    throws = []
-    for turn in game.turns:
-        in_hand = table.dice
-        for roll, throw in enumerate(turn.throws, start=1):
-            recomputed = farkle.roll_vector(seed, turn.number, roll, table.dice)[:in_hand]
-            throws.append(
-                {
-                    "turn": turn.number,
-                    "roll": roll,
-                    "served": list(throw.dice),
-                    "recomputed": recomputed,
-                    "match": list(throw.dice) == recomputed,
-                }
-            )
-            in_hand = in_hand - len(throw.kept) or table.dice
-    data["attempt"] = {
+    own = attempt.dice_source == Attempt.DiceSource.OWN
+    if own:
+        seed = attempt.seed() if _own_seed_revealed(attempt, game.finished, now) else None
+        commitment = farkle.commitment(attempt.seed())
+    else:
+        closed = puzzle_status(attempt.puzzle, now) == "closed"
+        seed = attempt.puzzle.seed() if closed else None
+        commitment = attempt.puzzle.commitment
+    return {
         "id": attempt.pk,
         "player": attempt.player.display_name,
         "official": attempt.official,
         "score": attempt.score,
-        "throws": throws,
-        "all_match": all(t["match"] for t in throws),
+        "finished": game.finished,
+        "dice_source": attempt.dice_source,
+        "commitment": commitment,
+        "seed": None if seed is None else seed.hex(),
+        "throws": [
+            {"turn": turn.number, "roll": roll, "dice": list(throw.dice)}
+            for turn in game.turns
+            for roll, throw in enumerate(turn.throws, start=1)
+        ],
     }
-    return data
+
+
+def puzzle_verification(
+    *, puzzle: Puzzle, attempt_id: int | None, player: Player | None, now: datetime.datetime
+) -> dict[str, Any]:
+    """The facts to check a puzzle by: its commitment, its seed once closed, one attempt's throws.
+
+    Before the puzzle closes only a finished practice game on dice of its own can be checked,
+    and only by its player: its throws and seed tell nothing about the puzzle's dice.
+    """
+    status = puzzle_status(puzzle, now)
+    attempt = None
+    if attempt_id is not None:
+        attempt = (
+            Attempt.objects.select_related("player", "puzzle")
+            .filter(pk=attempt_id, puzzle=puzzle)
+            .first()
+        )
+    if status != "closed":
+        checkable = (
+            attempt is not None
+            and player is not None
+            and attempt.player_id == player.pk
+            and attempt.dice_source == Attempt.DiceSource.OWN
+            and attempt.state == Attempt.State.FINISHED
+        )
+        if not checkable:
+            raise ApiError("not_revealed", "The seed is revealed once the puzzle has closed.")
+    elif attempt_id is not None and attempt is None:
+        raise ApiError("not_found", "This puzzle has no such attempt.")
+    return {
+        "puzzle": puzzle_ref(puzzle),
+        "table": puzzle.table,
+        "status": status,
+        "opens_at": iso(puzzle.opens_at),
+        "closes_at": iso(puzzle.closes_at),
+        "commitment": puzzle.commitment,
+        "seed": puzzle.seed().hex() if status == "closed" else None,
+        "attempt": None if attempt is None else attempt_facts(attempt, now=now),
+    }

@@ -11,6 +11,7 @@ import datetime
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -19,7 +20,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 import farkle
-from daily import services
+from daily import selectors, services
 from daily.apis.attempts import parse_day
 from daily.apis.rules import rules_data
 from daily.representations import par, puzzle_status
@@ -158,6 +159,9 @@ def day(request: HttpRequest, day: str) -> HttpResponse:
     today_date = services.day_of(now)
     if puzzle.day == today_date:
         return redirect("today")
+    if puzzle.day > today_date:
+        # Upcoming: nothing to play or rank yet, only its commitment to show.
+        return redirect(f"{reverse('commitments')}#d-{puzzle.day.isoformat()}")
     one = datetime.timedelta(days=1)
     previous = puzzle.day - one if puzzle.day - one >= settings.FARKLE_FIRST_DAY else None
     following = puzzle.day + one if puzzle.day + one < today_date else None
@@ -247,13 +251,15 @@ def rules(request: HttpRequest) -> HttpResponse:
 @require_safe
 @ensure_csrf_cookie
 def verify(request: HttpRequest) -> HttpResponse:
-    """Check a closed puzzle: its revealed seed against its commitment, an attempt's throws."""
+    """Check a puzzle in the browser: its revealed seed against its commitment, a game's throws."""
     now = timezone.now()
-    yesterday = services.day_of(now) - datetime.timedelta(days=1)
+    today_date = services.day_of(now)
+    yesterday = today_date - datetime.timedelta(days=1)
     return render(
         request,
         "daily/verify.html",
         {
+            "today": today_date,
             "yesterday": yesterday,
             "first_day": settings.FARKLE_FIRST_DAY,
             "initial_date": request.GET.get("date", "")[:10],
@@ -261,3 +267,28 @@ def verify(request: HttpRequest) -> HttpResponse:
             "initial_attempt": request.GET.get("attempt", "")[:12],
         },
     )
+
+
+@require_safe
+def commitments(request: HttpRequest) -> HttpResponse:
+    """The coming dailies' commitments, published before they open, and the recent seeds."""
+    now = timezone.now()
+    today_date = services.day_of(now)
+    last = services.published_until(now)
+    # Beat may be late: the page creates what the reconcile would have, tomorrow included.
+    for day_date in (today_date, last):
+        if day_date >= settings.FARKLE_FIRST_DAY:
+            services.daily_get_or_create(day=day_date, now=now)
+    first = max(settings.FARKLE_FIRST_DAY, today_date - datetime.timedelta(days=RECENT_DAYS))
+    rows = []
+    for puzzle in selectors.dailies_between(first=first, last=last):
+        status = puzzle_status(puzzle, now)
+        rows.append(
+            {
+                "puzzle": puzzle,
+                "date_iso": puzzle.day.isoformat(),
+                "status": status,
+                "seed": puzzle.seed().hex() if status == "closed" else "",
+            }
+        )
+    return render(request, "daily/commitments.html", {"rows": rows, "now": now})

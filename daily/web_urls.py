@@ -12,6 +12,7 @@ urlpatterns = [
     path("me", views.me, name="me"),
     path("rules", views.rules, name="rules"),
     path("verify", views.verify, name="verify"),
+    path("commitments", views.commitments, name="commitments"),
     # The translations of the pages' JavaScript (locale/*/LC_MESSAGES/djangojs.po).
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
 ]

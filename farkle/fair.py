@@ -20,6 +20,11 @@ def challenge_seed(secret: bytes, code: str) -> bytes:
     return hmac.digest(secret, f"challenge:{code.upper()}".encode(), "sha256")
 
 
+def practice_seed(secret: bytes, attempt_id: int) -> bytes:
+    """The seed of a practice game played on dice of its own, from its attempt's public id."""
+    return hmac.digest(secret, f"practice:{attempt_id}".encode(), "sha256")
+
+
 def commitment(seed: bytes) -> str:
     """The public commitment to a seed: its SHA-256 as lower-case hex."""
     return hashlib.sha256(seed).hexdigest()

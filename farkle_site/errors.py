@@ -32,6 +32,7 @@ STATUS_OF_CODE = {
     "finished": status.HTTP_409_CONFLICT,
     "day_closed": status.HTTP_409_CONFLICT,
     "not_revealed": status.HTTP_409_CONFLICT,
+    "not_open": status.HTTP_409_CONFLICT,
     "challenge_closed": status.HTTP_409_CONFLICT,
     "forbidden": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,

@@ -58,6 +58,14 @@ class AttemptSerializer(serializers.Serializer):
     finalised_at_close = serializers.BooleanField()
     deadline = serializers.DateTimeField(allow_null=True)
     puzzle = PuzzleRefSerializer()
+    dice_source = serializers.ChoiceField(
+        choices=["puzzle", "own"],
+        help_text="`own`: practice while the puzzle is open, on fresh dice of its own.",
+    )
+    commitment = serializers.CharField(help_text="SHA-256 of the seed of this game's dice, hex.")
+    revealed_seed = serializers.CharField(
+        allow_null=True, help_text="A practice game's own seed (hex), once the game is finished."
+    )
 
 
 class AttemptSummarySerializer(serializers.Serializer):
@@ -80,7 +88,7 @@ class PuzzleSerializer(serializers.Serializer):
     closes_at = serializers.DateTimeField(
         help_text="Actions are refused from here: ends_at plus a daily's grace."
     )
-    status = serializers.ChoiceField(choices=["open", "grace", "closed"])
+    status = serializers.ChoiceField(choices=["upcoming", "open", "grace", "closed"])
     players = serializers.IntegerField(help_text="Official attempts started.")
     par = serializers.IntegerField(help_text="Expected score of ten turns played optimally.")
     revealed_seed = serializers.CharField(allow_null=True, help_text="Hex, once closed.")
@@ -154,7 +162,7 @@ class LeaderboardSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["daily", "challenge"])
     date = serializers.DateField(required=False)
     code = serializers.CharField(required=False)
-    status = serializers.ChoiceField(choices=["open", "grace", "closed"])
+    status = serializers.ChoiceField(choices=["upcoming", "open", "grace", "closed"])
     final = serializers.BooleanField(
         help_text="The puzzle has closed and its late games are finalised: no rank moves again."
     )

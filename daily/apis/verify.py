@@ -1,4 +1,4 @@
-"""Verification of a closed daily: the revealed seed, and an attempt's throws recomputed."""
+"""The facts to verify a daily by: commitment, revealed seed, an attempt's throws (no verdict)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from daily import services
 from daily.apis.attempts import parse_day
 from daily.apis.schemas import PuzzleRefSerializer
+from daily.players import player_from_request
 from daily.verify import puzzle_verification
 
 
@@ -21,10 +22,11 @@ class VerifyQuerySerializer(serializers.Serializer):
 
 class VerifiedThrowSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
-    roll = serializers.IntegerField()
-    served = serializers.ListField(child=serializers.IntegerField())
-    recomputed = serializers.ListField(child=serializers.IntegerField())
-    match = serializers.BooleanField()
+    roll = serializers.IntegerField(help_text="1 for the turn's first throw, then 2, 3, …")
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The faces served: the first n faces of the roll vector of (turn, roll).",
+    )
 
 
 class VerifiedAttemptSerializer(serializers.Serializer):
@@ -32,35 +34,45 @@ class VerifiedAttemptSerializer(serializers.Serializer):
     player = serializers.CharField()
     official = serializers.BooleanField()
     score = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    dice_source = serializers.ChoiceField(
+        choices=["puzzle", "own"],
+        help_text="`own`: a practice game played while the puzzle was open, on its own seed.",
+    )
+    commitment = serializers.CharField(help_text="SHA-256 of the seed of this game's dice, hex.")
+    seed = serializers.CharField(allow_null=True, help_text="That seed, hex, once revealed.")
     throws = VerifiedThrowSerializer(many=True)
-    all_match = serializers.BooleanField()
 
 
 class VerificationSerializer(serializers.Serializer):
     puzzle = PuzzleRefSerializer()
     table = serializers.CharField()
-    commitment = serializers.CharField()
-    seed = serializers.CharField(help_text="The revealed seed, hex.")
-    matches = serializers.BooleanField(help_text="SHA-256(seed) equals the commitment.")
+    status = serializers.ChoiceField(choices=["upcoming", "open", "grace", "closed"])
+    opens_at = serializers.DateTimeField()
+    closes_at = serializers.DateTimeField()
+    commitment = serializers.CharField(help_text="SHA-256 of the seed, published in advance.")
+    seed = serializers.CharField(allow_null=True, help_text="The revealed seed, hex, once closed.")
     attempt = VerifiedAttemptSerializer(allow_null=True)
 
 
 def verification_response(request: Request, puzzle) -> Response:
-    """The verification of a puzzle for ``?attempt=<id>`` (shared with the challenges)."""
+    """The facts to verify a puzzle by, for ``?attempt=<id>`` (shared with the challenges)."""
     query = VerifyQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
-    return Response(
-        puzzle_verification(
-            puzzle=puzzle, attempt_id=query.validated_data.get("attempt"), now=timezone.now()
-        )
+    data = puzzle_verification(
+        puzzle=puzzle,
+        attempt_id=query.validated_data.get("attempt"),
+        player=player_from_request(request),
+        now=timezone.now(),
     )
+    return Response(data)
 
 
 class VerifyDailyApi(APIView):
     @extend_schema(
         parameters=[VerifyQuerySerializer],
         responses=VerificationSerializer,
-        summary="Check a closed daily: its seed against the commitment, an attempt's throws",
+        summary="Facts to check a daily by: commitment, seed once closed, an attempt's throws",
     )
     def get(self, request: Request, day: str) -> Response:
         puzzle = services.daily_get_or_create(day=parse_day(day), now=timezone.now())

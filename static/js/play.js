@@ -359,9 +359,14 @@
     if (kind === "daily" && document.getElementById("board-title")) boardLink = "#board-title";
     row.appendChild(F.el("a", { class: "btn", href: boardLink, text: _("Leaderboard") }));
     if (playable()) {
-      var again = F.el("button", { type: "button", class: "btn", "data-action": "practice", text: _("Play again (practice)") });
+      // Practice on an open puzzle plays fresh dice of its own; archive play keeps the day's.
+      var again = F.el("button", { type: "button", class: "btn", "data-action": "practice", text: puzzle.status === "closed" ? _("Play again (practice, same dice)") : _("Play again (practice, new dice)") });
       again.addEventListener("click", startPractice);
       row.appendChild(again);
+    }
+    if (state.dice_source === "own") {
+      var where = kind === "daily" ? "date=" + root.dataset.date : "code=" + root.dataset.code;
+      row.appendChild(F.el("a", { class: "btn", "data-role": "verify-practice", href: "/verify?" + where + "&attempt=" + state.id, text: _("Check these dice") }));
     }
     end.appendChild(row);
     end.appendChild(shareStatus);

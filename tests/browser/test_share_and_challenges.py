@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -166,33 +163,3 @@ def test_the_language_switch_posts_and_comes_back(contexts):
     expect(page).to_have_url("/rules")
     expect(page.locator("h1")).to_have_text("Comment jouer")
     expect(page.get_by_role("button", name="FR")).to_have_attribute("aria-pressed", "true")
-
-
-def test_verify_checks_a_closed_day_and_recomputes_a_game(contexts):
-    day = (today() - datetime.timedelta(days=2)).isoformat()
-    page = contexts.page()
-    page.goto(f"/daily/{day}")
-    expect(page.locator("[data-play] [data-role=mode]")).to_have_text("Practice")
-    attempt = api_play(page.context, f"/api/daily/{day}/attempts")
-    throws = sum(len(turn["throws"]) for turn in attempt["turns"])
-
-    page.goto(f"/verify?date={day}&attempt={attempt['id']}")
-
-    result = page.locator("[data-role=result]")
-    expect(result.locator("[data-role=seed]")).to_have_text(re.compile("^[0-9a-f]{64}$"))
-    expect(result).to_contain_text("✓ matches")
-    expect(result).to_contain_text("Every throw matches the dice recomputed from the seed.")
-    expect(result.locator("tbody tr")).to_have_count(throws)
-    expect(result.locator("tbody .check.bad")).to_have_count(0)
-
-
-def test_verify_explains_an_open_puzzle(contexts):
-    page = contexts.page()
-    page.goto("/verify")
-    page.get_by_label("Day (UTC)").fill(today().isoformat())
-
-    page.get_by_role("button", name="Verify", exact=True).click()
-
-    expect(page.locator("[data-role=result] [role=alert]")).to_have_text(
-        "This puzzle is still open: its seed is revealed once it closes."
-    )

@@ -60,7 +60,7 @@ def test_rollover_task_runs_on_a_real_worker(client, worker_queue):
     )
     report = result.get(timeout=120)
     assert report == {
-        "opened": ["daily 2026-11-30"],
+        "published": ["daily 2026-11-30", "daily 2026-12-01"],
         "closed": [{"puzzle": "daily 2026-11-29", "finalised": 1, "players": 1}],
     }
     assert Puzzle.objects.get(day="2026-11-29").closed_at is not None
@@ -68,7 +68,7 @@ def test_rollover_task_runs_on_a_real_worker(client, worker_queue):
     again = sender.send_task(
         "daily.reconcile", kwargs={"at": "2026-11-30T00:05:00+00:00"}, queue=worker_queue
     )
-    assert again.get(timeout=120) == {"opened": [], "closed": []}
+    assert again.get(timeout=120) == {"published": [], "closed": []}
 
 
 def test_rollover_task_is_safe_to_redeliver():

@@ -62,7 +62,7 @@ def test_today_changes_at_midnight(client, clock):
     assert client.get("/api/daily/today").json()["date"] == "2026-11-30"
 
 
-@pytest.mark.parametrize("day", ["2026-11-30", "2027-01-01", "2025-06-01"])
+@pytest.mark.parametrize("day", ["2026-12-01", "2027-01-01", "2025-06-01"])
 def test_future_and_prehistoric_days_do_not_exist(client, clock, day):
     for response in (client.get(f"/api/daily/{day}"), post(client, f"/api/daily/{day}/attempts")):
         assert (response.status_code, response.json()["code"]) == (404, "not_found")

@@ -390,7 +390,7 @@ def test_leaderboard_api_bad_page_is_400(client, puzzle, page):
 
 def test_leaderboard_api_bad_or_future_date_is_refused(client, puzzle):
     bad = client.get("/api/daily/2026-13-01/leaderboard")
-    future = client.get("/api/daily/2026-11-30/leaderboard")
+    future = client.get("/api/daily/2026-12-01/leaderboard")
 
     assert [(r.status_code, r.json()["code"]) for r in (bad, future)] == [
         (400, "invalid_date"),

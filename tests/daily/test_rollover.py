@@ -35,18 +35,19 @@ def daily(day: str) -> Puzzle:
 
 
 @pytest.mark.parametrize(
-    ("instant", "opened", "closed"),
+    ("instant", "published", "closed"),
     [
-        (at(23, 59, 59), [], []),
-        (at(0, 0, 0, day=30), ["daily 2026-11-30"], []),
-        (at(0, 1, 29, 999_999, day=30), ["daily 2026-11-30"], []),
-        (at(0, 1, 30, day=30), ["daily 2026-11-30"], ["daily 2026-11-29"]),
+        # Issue 10: tomorrow's daily (and its commitment) is published a day ahead.
+        (at(23, 59, 59), ["daily 2026-11-30"], []),
+        (at(0, 0, 0, day=30), ["daily 2026-11-30", "daily 2026-12-01"], []),
+        (at(0, 1, 29, 999_999, day=30), ["daily 2026-11-30", "daily 2026-12-01"], []),
+        (at(0, 1, 30, day=30), ["daily 2026-11-30", "daily 2026-12-01"], ["daily 2026-11-29"]),
     ],
 )
-def test_rollover_around_midnight(client, clock, instant, opened, closed):
+def test_rollover_around_midnight(client, clock, instant, published, closed):
     start_daily(client, DAY)
     report = reconcile(now=instant)
-    assert (report.opened, [c.puzzle for c in report.closed]) == (opened, closed)
+    assert (report.published, [c.puzzle for c in report.closed]) == (published, closed)
     assert (daily(DAY).closed_at is not None) == bool(closed)
 
 
@@ -130,8 +131,8 @@ def test_close_twice_changes_nothing_the_second_time(client, clock):
     first = reconcile(now=at(0, 2, day=30))
     rows = list(Attempt.objects.values())
     second = reconcile(now=at(0, 7, day=30))
-    assert (len(first.closed), second.closed, second.opened) == (1, [], [])
-    assert str(second) == "Nothing to do: every due puzzle is open or closed already."
+    assert (len(first.closed), second.closed, second.published) == (1, [], [])
+    assert str(second) == "Nothing to do: every due puzzle is published or closed already."
     assert list(Attempt.objects.values()) == rows
 
 
@@ -168,7 +169,12 @@ def test_reconcile_after_three_missed_days_catches_up_in_order(client, clock, se
         start_daily(client, day)
     # Beat was down from the 27th at noon until the 30th at 09:00.
     report = reconcile(now=at(9, 0, day=30))
-    assert report.opened == ["daily 2026-11-28", "daily 2026-11-29", "daily 2026-11-30"]
+    assert report.published == [
+        "daily 2026-11-28",
+        "daily 2026-11-29",
+        "daily 2026-11-30",
+        "daily 2026-12-01",
+    ]
     assert [c.puzzle for c in report.closed] == [
         "daily 2026-11-26",
         "daily 2026-11-27",
@@ -234,7 +240,8 @@ def test_rollover_command_prints_what_it_did(client, clock, capsys):
     start_daily(client, DAY)
     call_command("rollover", "--at", "2026-11-30T00:01:31Z")
     assert capsys.readouterr().out.splitlines() == [
-        "opened daily 2026-11-30",
+        "published daily 2026-11-30",
+        "published daily 2026-12-01",
         "closed daily 2026-11-29: 1 ranked, 1 unfinished finalised",
     ]
     call_command("rollover", "--at", "2026-11-30T00:01:31Z")
@@ -248,9 +255,9 @@ def test_verification_before_and_after_close(client, clock):
     clock.move_to(at(0, 1, 30, day=30))
     data = client.get(f"/api/verify/daily/{DAY}?attempt={attempt['id']}").json()
     seed = farkle.daily_seed(settings.FARKLE_SEED_SECRET.encode(), datetime.date(2026, 11, 29))
-    assert (data["seed"], data["matches"], data["attempt"]["all_match"]) == (seed.hex(), True, True)
+    assert (data["seed"], data["attempt"]["seed"]) == (seed.hex(), seed.hex())
     served = [t["dice"] for turn in attempt["turns"] for t in turn["throws"]]
-    assert [t["served"] for t in data["attempt"]["throws"]] == served
+    assert [t["dice"] for t in data["attempt"]["throws"]] == served
     missing = client.get(f"/api/verify/daily/{DAY}?attempt=999999")
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
     bad = client.get(f"/api/verify/daily/{DAY}?attempt=x")
@@ -278,7 +285,7 @@ def test_reconcile_fills_a_gap_left_while_beat_was_down(client, clock, settings)
     clock.move_to(at(12, 0))
     client.get("/api/daily/today")
     report = reconcile(now=at(12, 5))
-    assert report.opened == ["daily 2026-11-27", "daily 2026-11-28"]
+    assert report.published == ["daily 2026-11-27", "daily 2026-11-28", "daily 2026-11-30"]
     assert [c.puzzle for c in report.closed] == [
         "daily 2026-11-26",
         "daily 2026-11-27",

@@ -91,7 +91,7 @@ def test_pages_set_the_csrf_cookie_for_their_scripts(client):
 
 
 @pytest.mark.parametrize(
-    "path", ["/daily/2026-11-30", "/daily/2020-01-01", "/daily/yesterday", "/daily/2026-13-01"]
+    "path", ["/daily/2026-12-01", "/daily/2020-01-01", "/daily/yesterday", "/daily/2026-13-01"]
 )
 def test_a_day_without_a_daily_is_a_friendly_404(client, path):
     response = client.get(path)

@@ -19,7 +19,7 @@ def _instant(text: str) -> datetime.datetime:
 
 
 class Command(BaseCommand):
-    help = "Open today's daily and close every day and challenge whose time is over."
+    help = "Publish tomorrow's daily and close every day and challenge whose time is over."
 
     def add_arguments(self, parser):
         parser.add_argument(
