@@ -35,7 +35,7 @@ def secret() -> bytes:
 
 
 def vector(seed: bytes, turn: int, roll: int) -> list[int]:
-    """The roll vector (docs/fairness.md), written out with the standard library as the README does."""
+    """The roll vector (docs/fairness.md), in the standard library as the README writes it."""
     found, block = [], 0
     while len(found) < 6:
         digest = hmac.new(seed, f"roll:{turn}:{roll}:{block}".encode(), hashlib.sha256).digest()

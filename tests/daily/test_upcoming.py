@@ -33,7 +33,7 @@ def _first_day(settings):
 
 
 def seed_of(day: str) -> bytes:
-    """docs/fairness.md: HMAC-SHA-256(secret, "daily:<date>"), computed with the standard library."""
+    """HMAC-SHA-256(secret, "daily:<date>") (docs/fairness.md), with the standard library."""
     secret = settings.FARKLE_SEED_SECRET.encode()
     return hmac.new(secret, f"daily:{day}".encode(), hashlib.sha256).digest()
 
