@@ -104,11 +104,11 @@ class AttemptAdmin(admin.ModelAdmin):
                 for c in found
             ),
         )
-        head = (
-            "<tr><th>turn</th><th>dice</th><th>at risk</th><th>chose</th><th>solver</th>"
-            "<th>hidden throw</th><th>Farkle risk</th></tr>"
+        return format_html(
+            "<table><tr><th>turn</th><th>dice</th><th>at risk</th><th>chose</th><th>solver</th>"
+            "<th>hidden throw</th><th>Farkle risk</th></tr>{}</table>",
+            rows,
         )
-        return format_html("<table>{}{}</table>", format_html(head), rows)
 
     @admin.action(description="Release: put on the public leaderboard")
     def release(self, request: HttpRequest, queryset: QuerySet) -> None:
