@@ -71,6 +71,11 @@ def main() -> None:
                 f" {statistics.median(r['p']):>9.2e} {min(r['p']):>9.2e}"
             )
             if group == "cheating":
+                # The game scored 10,900: how often are games that rich held?
+                rich = [p for s, p in zip(r["score"], r["p"], strict=True) if s >= 10_000]
+                if rich:
+                    share = sum(p < fs.HOLD_BELOW for p in rich) / len(rich)
+                    print(f"{'':30} scoring 10,000 or more: {len(rich)} games, {share:.1%} held")
                 kept = [s for s, p in zip(r["score"], r["p"], strict=True) if p >= fs.HOLD_BELOW]
                 if kept:
                     print(
