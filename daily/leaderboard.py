@@ -141,8 +141,11 @@ class Leaderboard:
 
 
 def _ranked(puzzle: Puzzle, accounts: bool = False):
-    # Exactly the condition of the partial index `attempt_leaderboard`, so that it serves.
-    ranked = Attempt.objects.filter(puzzle=puzzle, official=True, state=Attempt.State.FINISHED)
+    # Exactly the condition of the partial index `attempt_leaderboard`, so that it serves. A game
+    # held by the foresight check (docs/foresight.md) is not ranked until it is released.
+    ranked = Attempt.objects.filter(
+        puzzle=puzzle, official=True, state=Attempt.State.FINISHED, held=False
+    )
     return ranked.filter(player__user__isnull=False) if accounts else ranked
 
 
@@ -207,7 +210,7 @@ def player_standing(
     accounts: bool = False,
 ) -> Standing | None:
     """The player's rank and percentile on the puzzle, or None until their official attempt has
-    finished (practice attempts are never ranked)."""
+    finished (practice attempts are never ranked) and while it is held."""
     if player is None:
         return None
     row = (

@@ -136,6 +136,20 @@ class Attempt(models.Model):
     dice_source = models.CharField(
         max_length=6, choices=DiceSource.choices, default=DiceSource.PUZZLE
     )
+    # The foresight check of a finished official game (farkle.foresight, docs/foresight.md): its
+    # p-value under honest play, the numbers behind it, and whether it is held off the public
+    # leaderboard (uncounted in ScoreCount) until an operator releases it.
+    foresight_p = models.FloatField(null=True, blank=True)
+    foresight = models.JSONField(null=True, blank=True)
+    held = models.BooleanField(default=False)
+    released_at = models.DateTimeField(null=True, blank=True)
+    released_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         constraints = [
@@ -164,13 +178,14 @@ class Attempt(models.Model):
             ),
         ]
         indexes = [
-            # The leaderboard's pages: official finished attempts, best score, earliest finish.
+            # The leaderboard's pages: official finished attempts not held, best score, earliest
+            # finish.
             models.Index(
                 "puzzle",
                 models.F("score").desc(),
                 "finished_at",
                 "id",
-                condition=Q(official=True, state="finished"),
+                condition=Q(official=True, state="finished", held=False),
                 name="attempt_leaderboard",
             ),
         ]
@@ -187,7 +202,8 @@ class Attempt(models.Model):
 
 
 class ScoreCount(models.Model):
-    """How many official finished attempts of a puzzle have a score: ranks cost distinct scores."""
+    """How many official finished attempts of a puzzle, not held, have a score: ranks cost
+    distinct scores."""
 
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="score_counts")
     score = models.PositiveIntegerField()

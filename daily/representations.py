@@ -11,8 +11,16 @@ import datetime
 from functools import cache
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 import farkle
 from daily.models import Attempt, Puzzle
+
+HELD_NOTE = gettext_lazy(
+    "Your score stands, but this game is held off the public leaderboard for review: its choices "
+    "to roll or bank matched the coming throws more closely than chance allows. An operator "
+    "checks held games and releases those that are fine."
+)
 
 
 def _risk(dice: int, table: farkle.Table, sets: tuple = ()) -> float:
@@ -103,6 +111,9 @@ def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
         "started_at": iso(attempt.started_at),
         "finished_at": iso(attempt.finished_at),
         "finalised_at_close": attempt.finalised_at_close,
+        # Only the verdict, never the p-value: it depends on throws of the puzzle nobody saw.
+        "held": attempt.held,
+        "held_note": HELD_NOTE if attempt.held else None,
         "deadline": iso(attempt.deadline),
         "puzzle": puzzle_ref(attempt.puzzle),
         "dice_source": attempt.dice_source,

@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field
 from django.db import transaction
 
 from daily import services
-from daily.leaderboard import score_counts, score_distribution
+from daily.foresight import foresight_fields
+from daily.leaderboard import ScoreCounts, score_counts, score_distribution
 from daily.models import Attempt, Puzzle
 
 
@@ -67,7 +68,7 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
             Attempt.objects.select_for_update()
             .filter(puzzle=puzzle, deadline__isnull=False)
             .exclude(state=Attempt.State.FINISHED)
-            .values_list("id", "official", "score")
+            .values_list("id", "official", "score", "actions")
         )
         # docs/play.md: at close an unfinished game keeps what it banked; points at risk are lost.
         Attempt.objects.filter(id__in=[row[0] for row in unfinished]).update(
@@ -76,22 +77,42 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
             finalised_at_close=True,
             updated_at=now,
         )
-        for score, count in Counter(s for _, official, s in unfinished if official).items():
+        # Every official game finished by the close is checked for foresight like any other;
+        # a held one is not counted.
+        checked = []
+        for attempt_id, official, _, actions in unfinished:
+            if official:
+                checked.append(
+                    Attempt(pk=attempt_id, **foresight_fields(puzzle=puzzle, actions=actions))
+                )
+        Attempt.objects.bulk_update(checked, ["foresight_p", "foresight", "held"], batch_size=500)
+        held = {a.pk for a in checked if a.held}
+        scores = Counter(s for i, official, s, _ in unfinished if official and i not in held)
+        for score, count in scores.items():
             services.score_count_add(puzzle=puzzle, score=score, count=count)
-        counts = score_counts(puzzle=puzzle)
-        ranked = Attempt.objects.filter(puzzle=puzzle, official=True, state=Attempt.State.FINISHED)
-        # One statement per distinct score (a few hundred), each on the leaderboard's index.
-        for score in counts.scores:
-            ranked.filter(score=score).update(
-                rank=counts.rank(score), percentile=counts.percentile(score)
-            )
-        puzzle.final_stats = {
-            "players": counts.total,
-            **asdict(score_distribution(counts=counts)),
-        }
         puzzle.closed_at = now
-        puzzle.save(update_fields=["final_stats", "closed_at"])
+        counts = ranks_freeze(puzzle=puzzle)
     return Closed(puzzle=str(puzzle), finalised=len(unfinished), players=counts.total)
+
+
+def ranks_freeze(*, puzzle: Puzzle) -> ScoreCounts:
+    """Freeze the ranks, percentiles and statistics of a closing or closed puzzle from its counts
+    (inside the caller's transaction, the puzzle locked); held games get none."""
+    counts = score_counts(puzzle=puzzle)
+    ranked = Attempt.objects.filter(
+        puzzle=puzzle, official=True, state=Attempt.State.FINISHED, held=False
+    )
+    # One statement per distinct score (a few hundred), each on the leaderboard's index.
+    for score in counts.scores:
+        ranked.filter(score=score).update(
+            rank=counts.rank(score), percentile=counts.percentile(score)
+        )
+    puzzle.final_stats = {
+        "players": counts.total,
+        **asdict(score_distribution(counts=counts)),
+    }
+    puzzle.save(update_fields=["final_stats", "closed_at"])
+    return counts
 
 
 def reconcile(*, now: datetime.datetime) -> Report:

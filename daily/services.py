@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import farkle
+from daily.foresight import foresight_fields
 from daily.models import DAILY_GRACE, Attempt, Player, Puzzle, ScoreCount
 from daily.selectors import attempt_game
 from farkle_site.db import violated
@@ -174,6 +175,10 @@ def attempt_act(
         "finished_at": now if game.finished else None,
     }
     counted = game.finished and attempt.official
+    if counted:
+        # Checked once, as the game finishes: a held game is not counted (docs/foresight.md).
+        changes.update(foresight_fields(puzzle=attempt.puzzle, actions=changes["actions"]))
+        counted = not changes["held"]
     with transaction.atomic() if counted else nullcontext():
         # Not finished either: the close may have finalised the game since it was read.
         moved = (

@@ -1,5 +1,6 @@
 """The site's URLs."""
 
+from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -12,6 +13,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
     # The pages.
     path("", include("daily.web_urls")),
     path("", include("challenges.web_urls")),

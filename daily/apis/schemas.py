@@ -56,6 +56,10 @@ class AttemptSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     finalised_at_close = serializers.BooleanField()
+    held = serializers.BooleanField(
+        help_text="Held off the public leaderboard by the foresight check until released."
+    )
+    held_note = serializers.CharField(allow_null=True, help_text="Why, for the player.")
     deadline = serializers.DateTimeField(allow_null=True)
     puzzle = PuzzleRefSerializer()
     dice_source = serializers.ChoiceField(

@@ -319,6 +319,8 @@
     if (state.finalised_at_close) {
       end.appendChild(F.el("p", { class: "notice", text: _("The day closed before this game ended: its banked points count.") }));
     }
+    // Held by the foresight check: the score stands, the leaderboard waits for an operator.
+    if (state.held) end.appendChild(F.el("p", { class: "notice", "data-role": "held", text: state.held_note }));
     var rank = F.el("p", { class: "rank", "data-role": "rank", text: state.official ? _("Ranking…") : _("Practice games are not ranked.") });
     end.appendChild(rank);
     var figure = F.el("figure", { class: "histogram", "data-role": "end-histogram", hidden: true });
@@ -383,7 +385,7 @@
         }
         rank.textContent = line;
       } else if (state.official) {
-        rank.textContent = _("Your rank appears once the result is counted.");
+        rank.textContent = state.held ? "" : _("Your rank appears once the result is counted.");
       }
       F.histogram(figure, board.distribution.histogram, {
         mine: state.score,

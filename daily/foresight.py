@@ -1,0 +1,80 @@
+"""The foresight check of official games (docs/foresight.md) and the operator's hold and release.
+
+A finished official game whose choices know the throws it had not seen is held: it keeps its
+score for its player but is not counted in ``ScoreCount``, so it has no rank, no percentile and no
+place in the distribution until an operator releases it.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+from daily.models import Attempt, Puzzle, ScoreCount
+from farkle import foresight
+
+
+def foresight_fields(*, puzzle: Puzzle, actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The attempt fields the check of a finished official game sets: p-value, summary, held."""
+    result = foresight.check(puzzle.seed(), actions, puzzle.table)
+    return {"foresight_p": result.p, "foresight": result.summary(), "held": result.held}
+
+
+def _recount(puzzle: Puzzle, score: int, delta: int) -> None:
+    # Imported here: daily.services imports this module for ``foresight_fields``.
+    from daily import rollover, services
+
+    if delta > 0:
+        services.score_count_add(puzzle=puzzle, score=score, count=delta)
+    else:
+        ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + delta)
+    if puzzle.closed_at is not None:
+        # The close froze ranks, percentiles and statistics: freeze them again with this game.
+        rollover.ranks_freeze(puzzle=puzzle)
+
+
+def _lock_puzzle_of(attempt_id: int) -> None:
+    # The puzzle first, as the close does: a release never interleaves with the close's count.
+    puzzle_id = Attempt.objects.filter(pk=attempt_id).values_list("puzzle_id", flat=True).first()
+    list(Puzzle.objects.select_for_update().filter(pk=puzzle_id).values_list("pk"))
+
+
+def attempt_release(*, attempt_id: int, user=None, now: datetime.datetime) -> bool:
+    """Put a held game back on the leaderboard; False (and nothing changed) when it was not held.
+
+    A conditional update on ``held`` decides, so a double click or two operators count it once.
+    """
+    with transaction.atomic():
+        _lock_puzzle_of(attempt_id)
+        attempt = (
+            Attempt.objects.select_related("puzzle")
+            .select_for_update(of=("self",))
+            .filter(pk=attempt_id, held=True, official=True, state=Attempt.State.FINISHED)
+            .first()
+        )
+        if attempt is None:
+            return False
+        Attempt.objects.filter(pk=attempt.pk).update(held=False, released_at=now, released_by=user)
+        _recount(attempt.puzzle, attempt.score, +1)
+    return True
+
+
+def attempt_hold(*, attempt_id: int) -> bool:
+    """Take a finished official game off the leaderboard; False when it was held already."""
+    with transaction.atomic():
+        _lock_puzzle_of(attempt_id)
+        attempt = (
+            Attempt.objects.select_related("puzzle")
+            .select_for_update(of=("self",))
+            .filter(pk=attempt_id, held=False, official=True, state=Attempt.State.FINISHED)
+            .first()
+        )
+        if attempt is None:
+            return False
+        Attempt.objects.filter(pk=attempt.pk).update(held=True, rank=None, percentile=None)
+        _recount(attempt.puzzle, attempt.score, -1)
+    return True
