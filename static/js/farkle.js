@@ -202,7 +202,8 @@
     var offset = buckets[0].start;
     // Drawn at the figure's own width, one unit a pixel, so that labels keep their 12 px on a
     // phone instead of shrinking with a fixed 640-unit drawing.
-    var width = Math.max(260, Math.round(figure.clientWidth || 640)), height = 200, left = 8, right = 8, top = 22, bottom = 26;
+    var width = Math.max(260, Math.round(figure.clientWidth || 640)), height = 210, left = 8, right = 8, top = 40, bottom = 26;
+    // The par label sits in its own strip above the mine label, which sits above the tallest bar.
     var plotW = width - left - right, plotH = height - top - bottom;
     var max = Math.max.apply(null, buckets.map(function (b) { return b.count; })) || 1;
     var lastEnd = buckets[buckets.length - 1].end;
@@ -256,10 +257,10 @@
     });
     if (options.par) {
       var px = left + ((options.par - offset) / bucketWidth) * slot;
-      chart.appendChild(svg("line", { x1: px.toFixed(1), x2: px.toFixed(1), y1: top - 8, y2: top + plotH, class: "par-line" }));
+      chart.appendChild(svg("line", { x1: px.toFixed(1), x2: px.toFixed(1), y1: 20, y2: top + plotH, class: "par-line" }));
       var nearRight = px > width * 0.6;
       chart.appendChild(svg("text", {
-        x: (nearRight ? px - 4 : px + 4).toFixed(1), y: top - 10, class: "par-label",
+        x: (nearRight ? px - 4 : px + 4).toFixed(1), y: 15, class: "par-label",
         "text-anchor": nearRight ? "end" : "start",
       }, gettext("par") + " " + fmt(options.par)));
     }
