@@ -84,11 +84,13 @@ def _visit(page: Page, name: str) -> None:
     page.wait_for_load_state("networkidle")
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
 @pytest.mark.parametrize(
     "name", [pytest.param(n, marks=VERIFY_PENDING) if n == "verify" else n for n in PAGES]
 )
-def test_no_page_scrolls_sideways_on_a_phone(contexts, name):
-    page = contexts.page(**PHONE)
+def test_no_page_scrolls_sideways_on_a_phone(contexts, name, locale):
+    # French words run longer: both languages are measured.
+    page = contexts.page(locale=locale, **PHONE)
     _visit(page, name)
 
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
