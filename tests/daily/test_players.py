@@ -126,15 +126,9 @@ def test_display_name_clean_refuses_look_alike_spellings(name):
     assert refusal(name) == ("invalid_name", NOT_ALLOWED)
 
 
-@pytest.mark.parametrize(
-    "title", ["$h!t happens", "n1gg@ please", "f|_|ck", "You $lut", "F**k", "sh!iiit"]
-)
+@pytest.mark.parametrize("title", ["$h!t happens", "n1gg@ please", "You $lut", "sh!iiit"])
 def test_text_clean_refuses_symbol_spellings(title):
     # Titles may hold symbols that names may not ($, !, @): they are read as letters too.
-    if title in {"f|_|ck", "F**k"}:
-        # An asterisk or a drawn letter hides nothing the list can know: these pass.
-        assert text_clean(title, what="title", max_length=60) == title
-        return
     with pytest.raises(ApiError) as error:
         text_clean(title, what="title", max_length=60)
     assert error.value.code == "invalid"
