@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.utils.translation import gettext as _
+
 from farkle_site.errors import ApiError
 
 NAME_MIN_LENGTH = 3
@@ -31,9 +33,13 @@ _CONFUSABLES = str.maketrans(
     }
 )  # fmt: skip
 
-# Leetspeak digits; 1 reads as i or l, so both readings are checked.
-_LEET_I = str.maketrans("0134578", "oieastb")
-_LEET_L = str.maketrans("0134578", "oleastb")
+# Look-alike characters read as the letters they stand for (leetspeak): "n1gg3r", "$h!t",
+# "ph4gg0t", "fvck". 1, ! and | read as i or as l, v as v or as u, "ph" as "ph" or as "f", so
+# every combination of those readings is checked.
+_LEET = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "6": "g", "7": "t", "8": "b",
+                       "9": "g", "@": "a", "$": "s", "€": "e", "+": "t"})  # fmt: skip
+_LEET_ONE = ("i", "l")
+_ONE_LIKE = "1!|"
 
 # Refused anywhere in the name, once separators are removed ("f u c k", "Sh1tHead"): long or
 # rare enough that no ordinary word of English or French hides them.
@@ -70,8 +76,9 @@ _STAFF_WORDS = frozenset(
     {"mod", "mods", "modo", "staff", "support", "official", "officiel", "system", "systeme", "root"}
 )
 
-# Innocent words that hold a refused one (the Scunthorpe problem), removed before looking.
-_INNOCENT = ("badminton", "scunthorpe")
+# Innocent words that hold a refused one (the Scunthorpe problem), removed before looking;
+# "shiitake" holds a stretched slur once repeated letters count.
+_INNOCENT = ("badminton", "scunthorpe", "shiitake")
 
 
 def text_tidy(text: str) -> str:
@@ -87,14 +94,40 @@ def _skeleton(text: str) -> str:
     return bare.translate(_CONFUSABLES).replace("œ", "oe").replace("æ", "ae")
 
 
+def _readings(text: str) -> list[str]:
+    """Every way the deny-list reads a text: the skeleton with look-alike characters read as
+    letters, each ambiguous one (1, v, ph) both ways."""
+    base = _skeleton(text).translate(_LEET)
+    readings = []
+    for one in _LEET_ONE:
+        with_one = base.translate(str.maketrans(dict.fromkeys(_ONE_LIKE, one)))
+        for u_for_v in (False, True):
+            with_v = with_one.replace("v", "u") if u_for_v else with_one
+            readings.extend((with_v, with_v.replace("ph", "f")))
+    return list(dict.fromkeys(readings))
+
+
 def _words(text: str) -> list[list[str]]:
-    """The ways the deny-list reads a text, each as its words: the skeleton with leetspeak
-    digits read as letters, split on everything but letters and digits."""
-    skeleton = _skeleton(text)
-    return [
-        [w for w in re.split(r"[\W_]+", skeleton.translate(leet)) if w]
-        for leet in (_LEET_I, _LEET_L)
-    ]
+    """The readings of a text, each as its words, split on everything but letters and digits."""
+    return [[w for w in re.split(r"[\W_]+", reading) if w] for reading in _readings(text)]
+
+
+def _stretchable(term: str) -> re.Pattern[str]:
+    """A term as a pattern whose letters may be repeated ("fuuuck", "ffuucckk"), each run no
+    shorter than in the term, so that "Niger" is not read as the slur with a double g."""
+    runs = [(match.group(1), len(match.group(0))) for match in re.finditer(r"(.)\1*", term)]
+    return re.compile("".join(f"{re.escape(char)}{{{count},}}" for char, count in runs))
+
+
+def _patterns(terms: frozenset[str]) -> tuple[re.Pattern[str], ...]:
+    return tuple(_stretchable(term) for term in sorted(terms))
+
+
+# Compiled once: every name and title is read against them.
+_PATTERNS = {
+    terms: _patterns(terms)
+    for terms in (_DENIED_ANYWHERE, _DENIED_WORDS, _STAFF_ANYWHERE, _STAFF_WORDS)
+}
 
 
 def _spelled_out(words: list[str]) -> list[str]:
@@ -115,7 +148,8 @@ def _denied(
 ) -> bool:
     """Whether a deny-list term is in the text: ``anywhere`` terms inside a word, or across
     words when ``across_words`` (a name, read with its separators removed); ``whole`` terms as
-    a whole word, or as the whole text spelled out."""
+    a whole word, or as the whole text spelled out. Letters may be repeated in either."""
+    anywhere_patterns, whole_patterns = _PATTERNS[anywhere], _PATTERNS[whole]
     for words in _words(text):
         candidates = [*words, *_spelled_out(words), "".join(words)]
         if not across_words:
@@ -123,9 +157,9 @@ def _denied(
         for candidate in candidates:
             for innocent in _INNOCENT:
                 candidate = candidate.replace(innocent, "")
-            if any(term in candidate for term in anywhere):
+            if any(pattern.search(candidate) for pattern in anywhere_patterns):
                 return True
-        if not whole.isdisjoint(candidates):
+        if any(p.fullmatch(c) for p in whole_patterns for c in candidates):
             return True
     return False
 
@@ -156,31 +190,37 @@ def _shown(char: str) -> str:
 
 def display_name_clean(name: str) -> str:
     """The tidied name, or ApiError ``invalid_name`` saying which rule of docs/play.md it breaks."""
+    # The reason is shown to the player as it stands, so it speaks the request's language.
     tidy = text_tidy(name)
     if len(tidy) < NAME_MIN_LENGTH:
-        raise ApiError("invalid_name", f"A name has at least {NAME_MIN_LENGTH} characters.")
+        raise ApiError(
+            "invalid_name",
+            _("A name has at least %(min)d characters.") % {"min": NAME_MIN_LENGTH},
+        )
     if len(tidy) > NAME_MAX_LENGTH:
         raise ApiError(
             "invalid_name",
-            f"A name has at most {NAME_MAX_LENGTH} characters; this one has {len(tidy)}.",
+            _("A name has at most %(max)d characters; this one has %(count)d.")
+            % {"max": NAME_MAX_LENGTH, "count": len(tidy)},
         )
     bad = _refused_character(tidy)
     if bad is not None:
         raise ApiError(
             "invalid_name",
-            f"A name holds only letters, digits, spaces, '-' and '_', not {_shown(bad)}.",
+            _("A name holds only letters, digits, spaces, '-' and '_', not %(char)s.")
+            % {"char": _shown(bad)},
         )
     if _DIGIT_RUN.search(tidy):
         raise ApiError(
             "invalid_name",
-            "A name cannot look like a score or a throw of dice: at most two digits in a row.",
+            _("A name cannot look like a score or a throw of dice: at most two digits in a row."),
         )
     if not any(char.isalpha() for char in tidy):
-        raise ApiError("invalid_name", "A name needs at least one letter.")
+        raise ApiError("invalid_name", _("A name needs at least one letter."))
     if _denied(tidy, _STAFF_ANYWHERE, _STAFF_WORDS, across_words=True):
-        raise ApiError("invalid_name", "A name cannot pass for the site's staff.")
+        raise ApiError("invalid_name", _("A name cannot pass for the site's staff."))
     if _denied(tidy, _DENIED_ANYWHERE, _DENIED_WORDS, across_words=True):
-        raise ApiError("invalid_name", "This name is not allowed; please choose another.")
+        raise ApiError("invalid_name", _("This name is not allowed; please choose another."))
     return tidy
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from daily import leaderboard
 from daily.models import Attempt, Player, Puzzle
 
 # Results listed by ``player_stats``, most recent first: a month of dailies.
@@ -52,20 +53,34 @@ def streaks(days: Iterable[datetime.date], *, today: datetime.date) -> tuple[int
     return (run if alive else 0), best
 
 
+def _live_rank(result: DayResult, *, puzzle_id: int, today: datetime.date) -> DayResult:
+    """Today's finished result with its rank as the leaderboard shows it now: ranks are stored
+    when the day closes, and until then "–" beside the leaderboard's "#1" would contradict it.
+    One query, for today's result only, so the cost does not grow with the history."""
+    if result.day != today or result.rank is not None or result.state != Attempt.State.FINISHED:
+        return result
+    counts = leaderboard.score_counts(puzzle=Puzzle(pk=puzzle_id))
+    if not counts.total:
+        return result
+    return replace(
+        result, rank=counts.rank(result.score), percentile=counts.percentile(result.score)
+    )
+
+
 def player_stats(*, player: Player, today: datetime.date) -> PlayerStats:
     """The player's stats and latest official daily results, in one query.
 
     One row per day ever played, so a player of ten years reads a few thousand small rows: less
     than the round trips of separate aggregates and streak queries would cost.
     """
-    results = [
-        DayResult(*row)
-        for row in Attempt.objects.filter(
-            player=player, official=True, puzzle__kind=Puzzle.Kind.DAILY
-        )
+    rows = (
+        Attempt.objects.filter(player=player, official=True, puzzle__kind=Puzzle.Kind.DAILY)
         .order_by("-puzzle__day")
-        .values_list("puzzle__day", "id", "state", "score", "finished_at", "rank", "percentile")
-    ]
+        .values_list(
+            "puzzle__day", "id", "state", "score", "finished_at", "rank", "percentile", "puzzle_id"
+        )
+    )
+    results = [_live_rank(DayResult(*row[:-1]), puzzle_id=row[-1], today=today) for row in rows]
     finished = [r for r in results if r.state == Attempt.State.FINISHED]
     scores = [r.score for r in finished]
     current, best = streaks((r.day for r in finished), today=today)

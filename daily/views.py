@@ -13,17 +13,18 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 import farkle
-from daily import selectors, services
+from daily import players, selectors, services
 from daily.apis.attempts import parse_day
 from daily.apis.rules import rules_data
+from daily.models import Attempt, Puzzle
 from daily.representations import par, puzzle_status
+from daily.templatetags.dates import day_text
 from farkle_site.errors import ApiError
 
 # How many earlier days the leaderboard page links to.
@@ -142,7 +143,7 @@ def today(request: HttpRequest) -> HttpResponse:
 def _no_such_day(request: HttpRequest, text: str) -> HttpResponse:
     message = _("There is no daily for “%(day)s”: days run from %(first)s to today (UTC).") % {
         "day": text[:20],
-        "first": date_format(settings.FARKLE_FIRST_DAY),
+        "first": day_text(settings.FARKLE_FIRST_DAY),
     }
     return render(request, "404.html", {"message": message}, status=404)
 
@@ -194,11 +195,27 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         for n in range(1, RECENT_DAYS + 1)
         if today_date - datetime.timedelta(days=n) >= settings.FARKLE_FIRST_DAY
     ]
+    # The side card follows the visitor's own official game today: an invitation to play
+    # before it, a way back to an unfinished one, neither once it is on the board.
+    player = players.player_from_request(request)
+    state = None
+    if player is not None:
+        state = (
+            Attempt.objects.filter(
+                player=player, official=True, puzzle__kind=Puzzle.Kind.DAILY, puzzle__day=today_date
+            )
+            .values_list("state", flat=True)
+            .first()
+        )
+    my_daily = (
+        None if state is None else "finished" if state == Attempt.State.FINISHED else "playing"
+    )
     return render(
         request,
         "daily/leaderboard.html",
         {
             **context,
+            "my_daily": my_daily,
             "recent_days": recent,
             "board_url": f"/api/daily/{today_date.isoformat()}/leaderboard",
             "par": par(farkle.DEFAULT_TABLE),
@@ -209,8 +226,13 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 @require_safe
 @ensure_csrf_cookie
 def me(request: HttpRequest) -> HttpResponse:
-    """My player: name, streaks, history, distribution; sign up, log in, log out."""
-    return render(request, "daily/me.html")
+    """My player: name, streaks, history, distribution; sign up, log in, log out.
+
+    A browser without a player yet is a guest who has not played: the page says so and invites
+    them to play, without asking ``/api/me`` (which would answer 404 for them)."""
+    return render(
+        request, "daily/me.html", {"has_player": players.player_from_request(request) is not None}
+    )
 
 
 @require_safe

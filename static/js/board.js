@@ -90,7 +90,9 @@
     var rows = self.role("rows");
     rows.textContent = "";
     if (!data.entries.length) {
-      rows.appendChild(F.el("tr", {}, [F.el("td", { colspan: "3", class: "muted", text: data.players ? _("No one on this page.") : _("Nobody has finished yet. Be the first!") })]));
+      // "Be the first" only while a new game can still reach this board.
+      var empty = self.node.dataset.playable ? _("Nobody has finished yet. Be the first!") : _("Nobody finished a game here.");
+      rows.appendChild(F.el("tr", {}, [F.el("td", { colspan: "3", class: "muted", text: data.players ? _("No one on this page.") : empty })]));
     }
     var mineShown = false;
     data.entries.forEach(function (entry) {
@@ -112,7 +114,7 @@
 
   Board.prototype.row = function (entry, mine, pinned) {
     var name = F.el("td", {}, [entry.name]);
-    if (mine) name.appendChild(F.el("span", { class: "badge", style: "margin-left:8px", text: _("you") }));
+    if (mine) name.appendChild(F.el("span", { class: "badge you", text: _("you") }));
     if (entry.attempt && this.verify) {
       name.appendChild(document.createTextNode(" "));
       name.appendChild(F.el("a", {

@@ -37,7 +37,8 @@
 
   function fmtDate(iso) {
     var d = new Date(iso + "T00:00:00Z");
-    return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeZone: "UTC" }).format(d);
+    // The pages' one form of a day: "November 29, 2026", "29 novembre 2026" (daily/templatetags/dates.py).
+    return new Intl.DateTimeFormat(lang(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(d);
   }
 
   function fmtTime(iso) {
@@ -107,6 +108,9 @@
       not_revealed: gettext("This puzzle is still open: its seed is revealed once it closes."),
       server_error: gettext("Something went wrong on our side. Please try again."),
     };
+    // A refused name says which rule it breaks (not allowed, passes for staff, a character):
+    // the API words that reason in the page's language.
+    if (err && err.code === "invalid_name" && err.detail) return err.detail;
     if (err && messages[err.code]) return messages[err.code];
     if (err && err.detail) return err.detail;
     return gettext("Something went wrong. Please try again.");
@@ -170,11 +174,20 @@
   function histogram(figure, buckets, options) {
     options = options || {};
     figure.textContent = "";
-    if (!buckets || !buckets.length) {
+    var hasMine = options.mine !== null && options.mine !== undefined;
+    buckets = (buckets || []).slice();
+    if (!buckets.length && !hasMine) {
       figure.hidden = true;
       return;
     }
     figure.hidden = false;
+    // A score outside the day's range (a practice game above the best official one) still gets
+    // its bar: empty bars are added up to it.
+    var step = buckets.length ? buckets[0].end - buckets[0].start : options.bucketWidth || 500;
+    while (hasMine && (!buckets.length || options.mine >= buckets[buckets.length - 1].end)) {
+      var from = buckets.length ? buckets[buckets.length - 1].end : 0;
+      buckets.push({ start: from, end: from + step, count: 0 });
+    }
     // Empty bars below the lowest score say nothing: start one bar before it (and before par).
     var firstUsed = 0;
     while (firstUsed < buckets.length - 1 && !buckets[firstUsed].count) firstUsed++;
@@ -182,9 +195,15 @@
     if (options.par) {
       while (firstShown > 0 && buckets[firstShown].start > options.par) firstShown--;
     }
+    if (hasMine) {
+      while (firstShown > 0 && buckets[firstShown].start > options.mine) firstShown--;
+    }
     buckets = buckets.slice(firstShown);
     var offset = buckets[0].start;
-    var width = 640, height = 200, left = 8, right = 8, top = 22, bottom = 26;
+    // Drawn at the figure's own width, one unit a pixel, so that labels keep their 12 px on a
+    // phone instead of shrinking with a fixed 640-unit drawing.
+    var width = Math.max(260, Math.round(figure.clientWidth || 640)), height = 210, left = 8, right = 8, top = 40, bottom = 26;
+    // The par label sits in its own strip above the mine label, which sits above the tallest bar.
     var plotW = width - left - right, plotH = height - top - bottom;
     var max = Math.max.apply(null, buckets.map(function (b) { return b.count; })) || 1;
     var lastEnd = buckets[buckets.length - 1].end;
@@ -195,10 +214,11 @@
     if (options.mine !== null && options.mine !== undefined) {
       buckets.forEach(function (b, i) { if (options.mine >= b.start && options.mine < b.end) mineIndex = i; });
     }
+    var total = buckets.reduce(function (a, b) { return a + b.count; }, 0);
     var summary = interpolate(
-      gettext("Score distribution: %(players)s players, from %(low)s to %(high)s points."),
+      ngettext("Score distribution: %(players)s player, from %(low)s to %(high)s points.", "Score distribution: %(players)s players, from %(low)s to %(high)s points.", total),
       {
-        players: fmt(buckets.reduce(function (a, b) { return a + b.count; }, 0)),
+        players: fmt(total),
         low: fmt(buckets[0].start),
         high: fmt(lastEnd),
       },
@@ -213,9 +233,10 @@
     var chart = svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": summary });
     chart.appendChild(svg("title", {}, summary));
     chart.appendChild(svg("line", { x1: left, x2: width - right, y1: top + plotH, y2: top + plotH, stroke: "#d8d0bf" }));
-    var labelEvery = Math.max(1, Math.ceil(buckets.length / 8));
+    // A label needs about 44 px: fewer of them on a narrow chart.
+    var labelEvery = Math.max(1, Math.ceil(buckets.length / Math.max(2, Math.floor(plotW / 44))));
     buckets.forEach(function (b, i) {
-      var h = b.count ? Math.max(3, (b.count / max) * plotH) : 0;
+      var h = b.count ? Math.max(3, (b.count / max) * plotH) : i === mineIndex ? 3 : 0;
       var x = left + i * slot;
       var bar = svg("rect", {
         x: (x + 1.5).toFixed(1), y: (top + plotH - h).toFixed(1),
@@ -236,10 +257,10 @@
     });
     if (options.par) {
       var px = left + ((options.par - offset) / bucketWidth) * slot;
-      chart.appendChild(svg("line", { x1: px.toFixed(1), x2: px.toFixed(1), y1: top - 8, y2: top + plotH, class: "par-line" }));
+      chart.appendChild(svg("line", { x1: px.toFixed(1), x2: px.toFixed(1), y1: 20, y2: top + plotH, class: "par-line" }));
       var nearRight = px > width * 0.6;
       chart.appendChild(svg("text", {
-        x: (nearRight ? px - 4 : px + 4).toFixed(1), y: top - 10, class: "par-label",
+        x: (nearRight ? px - 4 : px + 4).toFixed(1), y: 15, class: "par-label",
         "text-anchor": nearRight ? "end" : "start",
       }, gettext("par") + " " + fmt(options.par)));
     }

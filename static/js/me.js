@@ -15,6 +15,9 @@
   }
 
   function render(me) {
+    // A guest who has not played sees an invitation to play instead of empty stats.
+    role("welcome").hidden = !!me;
+    root.querySelectorAll('[data-role="player-only"]').forEach(function (node) { node.hidden = !me; });
     var heading = role("name");
     heading.textContent = me ? me.name : _("Me");
     var badge = role("account-badge");
@@ -71,6 +74,11 @@
   }
 
   function load() {
+    // The server said whether this browser has a player: without one there is nothing to ask.
+    if (root.dataset.hasPlayer !== "1") {
+      render(null);
+      return Promise.resolve();
+    }
     return F.api("/api/me").then(render, function (err) {
       if (err.status === 404) render(null);
       else role("intro").textContent = F.errorMessage(err);
@@ -98,6 +106,7 @@
     var ok = role("ok", node);
     ok.hidden = true;
     return F.api("/api/me", { method: "PATCH", body: { name: node.name.value } }).then(function (me) {
+      root.dataset.hasPlayer = "1";
       render(me);
       ok.textContent = _("Saved.");
       ok.hidden = false;
@@ -105,6 +114,7 @@
   });
   submit("signup", function (node) {
     return F.api("/api/auth/signup", { method: "POST", body: credentials(node) }).then(function (me) {
+      root.dataset.hasPlayer = "1";
       node.reset();
       render(me);
       F.announce(_("Account created. You are logged in."));
@@ -112,6 +122,7 @@
   });
   submit("login", function (node) {
     return F.api("/api/auth/login", { method: "POST", body: credentials(node) }).then(function (me) {
+      root.dataset.hasPlayer = "1";
       node.reset();
       render(me);
       F.announce(_("Logged in."));
@@ -119,6 +130,8 @@
   });
   submit("logout", function () {
     return F.api("/api/auth/logout", { method: "POST" }).then(function () {
+      // Logging out forgets the account's player: this browser is a guest without one again.
+      root.dataset.hasPlayer = "0";
       F.announce(_("Logged out."));
       return load();
     });

@@ -83,6 +83,33 @@
     ui.banner.hidden = true;
   }
 
+  /* ---- the selection survives a reload: kept per attempt and step, in this tab only ---- */
+
+  function selectionKey() {
+    return "farkle:selection:" + attempt.id;
+  }
+
+  function selectionSave() {
+    if (!attempt) return;
+    try {
+      if (selection.length && attempt.state === "awaiting_keep") {
+        window.sessionStorage.setItem(selectionKey(), JSON.stringify({ step: attempt.step, dice: selection }));
+      } else {
+        window.sessionStorage.removeItem(selectionKey());
+      }
+    } catch (e) { /* storage refused (private mode, quota): the selection just isn't kept */ }
+  }
+
+  function selectionRestore() {
+    var saved = null;
+    try { saved = JSON.parse(window.sessionStorage.getItem(selectionKey()) || "null"); } catch (e) { saved = null; }
+    // Only for the very throw it was made on: any move since makes it meaningless.
+    if (!saved || saved.step !== attempt.step || attempt.state !== "awaiting_keep") return [];
+    return (saved.dice || []).filter(function (p, i, all) {
+      return typeof p === "number" && p >= 0 && p < attempt.dice.length && all.indexOf(p) === i;
+    });
+  }
+
   /* ---- rendering ---- */
 
   function render() {
@@ -143,7 +170,7 @@
       group.setAttribute("aria-label", F.interpolate(_("kept %(dice)s for %(points)s"), { dice: faces.join(", "), points: F.fmt(t.points) }, true));
       ui.kept.appendChild(group);
       if (t.hot_dice) {
-        ui.kept.appendChild(F.el("span", { class: "badge", style: "background:var(--hot);color:#fff", "data-hot": "1", text: "🔥 " + _("Hot dice") }));
+        ui.kept.appendChild(F.el("span", { class: "badge hot", "data-hot": "1", text: "🔥 " + _("Hot dice") }));
       }
     });
   }
@@ -224,10 +251,10 @@
         ? F.interpolate(_("Farkle! Turn %(turn)s scored nothing. Roll to start turn %(next)s."), { turn: farkled.turn, next: attempt.turn }, true)
         : rethrown()
           ? _("A pair that scores nothing is not a Farkle here: roll these dice again, your points stay.")
-          : F.interpolate(_("Turn %(turn)s: roll %(count)s dice."), { turn: attempt.turn, count: attempt.in_hand }, true);
+          : F.interpolate(F.ngettext("Turn %(turn)s: roll %(count)s die.", "Turn %(turn)s: roll %(count)s dice.", attempt.in_hand), { turn: attempt.turn, count: attempt.in_hand }, true);
     } else if (chosen) {
       var total = attempt.turn_points + chosen.score;
-      text = F.interpolate(_("Keep for %(points)s (turn: %(total)s) · then %(left)s dice to roll"), {
+      text = F.interpolate(F.ngettext("Keep for %(points)s (turn: %(total)s) · then %(left)s die to roll", "Keep for %(points)s (turn: %(total)s) · then %(left)s dice to roll", chosen.dice_left), {
         points: F.fmt(chosen.score), total: F.fmt(total), left: chosen.dice_left,
       }, true);
       if (chosen.dice.length === attempt.in_hand) text += " · 🔥 " + _("hot dice!");
@@ -412,6 +439,7 @@
       b.setAttribute("aria-pressed", selection.indexOf(parseInt(b.dataset.pos, 10)) >= 0 ? "true" : "false");
     });
     renderSelection();
+    selectionSave();
     var chosen = option();
     if (!selection.length) F.announce(_("Nothing selected."));
     else if (chosen) F.announce(F.interpolate(_("Selected %(dice)s: %(points)s points."), { dice: selectedFaces().join(", "), points: F.fmt(chosen.score) }, true));
@@ -471,6 +499,7 @@
       messages.push(F.interpolate(_("Game over: %(score)s points."), { score: F.fmt(next.score) }, true));
     }
     attempt = next;
+    selectionSave();
     if (rethrown()) messages.push(_("A pair that scores nothing is not a Farkle here: roll these dice again, your points stay."));
     if (next.state === "awaiting_keep") {
       ui.dice.classList.remove("rolling");
@@ -487,7 +516,10 @@
 
   function keepFocus() {
     var active = document.activeElement;
-    if (active && active !== document.body && root.contains(active) && !active.hidden && !active.disabled) return;
+    // Focus inside a panel that was just hidden (the "Play again" button of the end panel) is
+    // about to fall back to the page body: move it on to the game instead.
+    var shown = active && !active.closest("[hidden]") && !active.disabled;
+    if (active && active !== document.body && root.contains(active) && shown) return;
     if (attempt && attempt.state === "finished") {
       ui.end.focus();
       return;
@@ -565,7 +597,7 @@
         hideBanner();
         render();
         ui.board.scrollIntoView({ block: "start", behavior: "smooth" });
-        ui.roll.focus({ preventScroll: true });
+        // The Roll button is still disabled here (busy): perform() focuses it once enabled.
       });
     });
   }
@@ -619,6 +651,7 @@
       }
       return F.api("/api/attempts/" + pick.id).then(function (state) {
         attempt = state;
+        selection = selectionRestore();
         var last = state.turn > 1 ? turnOf(state, state.turn - 1) : null;
         if (state.state === "awaiting_roll" && last && last.farkle) {
           farkled = { turn: last.turn, dice: last.throws[last.throws.length - 1].dice, lost: 0 };

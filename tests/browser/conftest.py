@@ -81,8 +81,8 @@ class Contexts:
 
     def watch(self, page: Page) -> Page:
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
-        # Refusals the page handles (a 404 for a guest's /api/me, a 400 for a wrong password)
-        # are logged by the browser as failed loads: only script errors count.
+        # Refusals the page handles (a 400 for a wrong password, a 409 for a taken name) are
+        # logged by the browser as failed loads: only script errors count.
         page.on(
             "console",
             lambda message: (

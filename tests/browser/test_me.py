@@ -61,3 +61,49 @@ def test_a_taken_name_is_refused_in_words(contexts):
     expect(second.locator("[data-form=rename] [data-role=error]")).to_have_text(
         "That name is taken: please choose another."
     )
+
+
+def test_a_new_visitor_is_invited_to_play_without_a_failed_request(contexts):
+    # Issue 9, item 9: a guest without a player is a normal state, not a 404 in the console.
+    page = contexts.page()
+    failed, console_errors = [], []
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    page.on("console", lambda m: m.type == "error" and console_errors.append(m.text))
+
+    page.goto("/me")
+    welcome = page.locator("[data-role=welcome]")
+    expect(welcome).to_be_visible()
+    expect(welcome.get_by_role("link", name="Play today's daily")).to_have_attribute("href", "/")
+    expect(page.locator("[data-role=player-only]").first).to_be_hidden()
+    page.wait_for_load_state("networkidle")
+    assert (failed, console_errors) == ([], [])
+
+    # Choosing a name makes a player: the invitation gives way to the stats.
+    page.get_by_label("Shown on leaderboards").fill("Lucky Otter")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("h1")).to_have_text("Lucky Otter")
+    expect(welcome).to_be_hidden()
+    expect(page.locator("[data-role=player-only]").first).to_be_visible()
+    page.reload()
+    expect(page.locator("[data-stat=finished]")).to_have_text("0")
+    expect(welcome).to_be_hidden()
+    assert (failed, console_errors) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("locale", "name", "reason"),
+    [
+        ("en-GB", "Admin", "A name cannot pass for the site's staff."),
+        ("en-GB", "Sh1t Happens", "This name is not allowed; please choose another."),
+        ("en-GB", "Ace 500", "A name cannot look like a score or a throw of dice: at most two digits in a row."),  # noqa: E501
+        ("fr-FR", "Admin", "Un nom ne peut pas se faire passer pour l’équipe du site."),
+        ("fr-FR", "Sh1t Happens", "Ce nom n’est pas autorisé ; choisissez-en un autre."),
+    ],
+)  # fmt: skip
+def test_a_refused_name_says_why(contexts, locale, name, reason):
+    # Issue 9, item 10: the format rule was shown whatever the reason.
+    page = contexts.page(locale=locale)
+    page.goto("/me")
+    page.locator("#display-name").fill(name)
+    page.locator("[data-form=rename] button[type=submit]").click()
+    expect(page.locator("[data-form=rename] [data-role=error]")).to_have_text(reason)

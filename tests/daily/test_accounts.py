@@ -51,7 +51,7 @@ def test_signup_adopts_the_guest_player_and_its_history(client):
             "state": "finished",
             "score": attempt["score"],
             "finished_at": "2026-11-29T12:00:00Z",
-            "rank": None,
+            "rank": 1,  # today's live rank: the only player
             "percentile": None,
         }
     ]

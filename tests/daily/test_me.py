@@ -8,7 +8,7 @@ from django.test import Client
 from daily.apis import schemas
 from daily.models import Attempt, Player, Puzzle
 from daily.players import player_bind, player_create
-from daily.services import daily_get_or_create, day_start
+from daily.services import daily_get_or_create, day_start, score_count_add
 from daily.stats import HISTORY_LENGTH, player_stats, streaks
 from tests.moments import NOON
 
@@ -215,7 +215,9 @@ def test_me_after_a_game(client):
                     "state": "finished",
                     "score": attempt["score"],
                     "finished_at": "2026-11-29T12:00:00Z",
-                    "rank": None,
+                    # Today's rank is live, as on the leaderboard (the only player: #1, and
+                    # nobody else to beat); it is stored when the day closes.
+                    "rank": 1,
                     "percentile": None,
                 },
                 {
@@ -268,8 +270,8 @@ def test_me_queries_do_not_grow_with_history(client, django_assert_num_queries, 
     for n in range(days):
         played(player, day(29 - n))
 
-    # The session, the player, the stats.
-    with django_assert_num_queries(3):
+    # The session, the player, the stats, today's live rank.
+    with django_assert_num_queries(4):
         response = client.get("/api/me")
 
     assert response.json()["stats"]["games"] == days
@@ -288,8 +290,8 @@ def test_me_logged_in_queries_do_not_grow_with_history(
     for n in range(days):
         played(Player.objects.get(), day(29 - n))
 
-    # The session, the user, the player, the stats.
-    with django_assert_num_queries(4):
+    # The session, the user, the player, the stats, today's live rank.
+    with django_assert_num_queries(5):
         response = client.get("/api/me")
 
     assert (response.json()["account"], response.json()["stats"]["games"]) == ("alice", days)
@@ -422,3 +424,20 @@ def test_me_patch_is_throttled_per_player(client):
     assert Player.objects.get().display_name == "Calm Heron 19"
     # Reading is never throttled.
     assert client.get("/api/me").status_code == 200
+
+
+def test_me_todays_rank_is_the_leaderboards(client):
+    # Issue 9, item 15: /me showed "–" for today while the leaderboard showed #1.
+    others = [player_create(display_name=name, now=NOON) for name in ("Ann Otter", "Bo Heron")]
+    for other, score in zip(others, (9000, 100), strict=True):
+        attempt = played(other, TODAY, score=score)
+        score_count_add(puzzle=attempt.puzzle, score=score)
+    attempt = play_greedy(client, start_daily(client, DAY))
+
+    today_row = client.get("/api/me").json()["history"][0]
+    board = client.get(f"/api/daily/{DAY}/leaderboard").json()
+
+    # Between 9000 and 100 (a greedy game scores neither): second, beating one of two others.
+    assert 100 < attempt["score"] < 9000
+    assert (today_row["rank"], today_row["percentile"]) == (2, 50.0)
+    assert (board["me"]["rank"], board["me"]["percentile"]) == (2, 50.0)

@@ -111,6 +111,49 @@ def test_display_name_clean_bad_names(name, detail):
     assert refusal(name) == ("invalid_name", detail)
 
 
+# Digit-for-letter and look-alike spellings of deny-listed words, written by hand (issue 9,
+# item 10): each must be refused like the plain word.
+LOOK_ALIKE_SLURS = [
+    "n1gg3r", "Ni66er", "n 1 g g 3 r", "Niiiigger", "nnnigger", "f4gg0t", "ph4gg0t",
+    "fuuuck", "Ffuucckk", "fvck", "phuck", "5h1t", "shiiiit", "b1tch", "biiitch", "5lut",
+    "wh0r3", "cuuunt", "h1tl3r", "c0nn4rd", "s4l0p3", "3ncul3", "m3rd3", "pvt4in", "r4p3",
+    "raaape", "n4z1", "naaazi", "r3t4rd", "p3d3", "Big F-U-U-C-K",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", LOOK_ALIKE_SLURS)
+def test_display_name_clean_refuses_look_alike_spellings(name):
+    assert refusal(name) == ("invalid_name", NOT_ALLOWED)
+
+
+@pytest.mark.parametrize("title", ["$h!t happens", "n1gg@ please", "You $lut", "sh!iiit"])
+def test_text_clean_refuses_symbol_spellings(title):
+    # Titles may hold symbols that names may not ($, !, @): they are read as letters too.
+    with pytest.raises(ApiError) as error:
+        text_clean(title, what="title", max_length=60)
+    assert error.value.code == "invalid"
+
+
+@pytest.mark.parametrize("name", ["4dm1n", "M0D", "@dmin Team", "m0der4t0r", "Staaaff"])
+def test_display_name_clean_refuses_look_alike_staff(name):
+    code, detail = refusal(name)
+    assert code == "invalid_name"
+    assert detail in {STAFF, LETTERS_ONLY.format("'@'")}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Niger Delta", "Niigata Fan", "Nigeria 99", "Shiitake", "Sophie", "Raphael", "Vivian",
+        "Pascal", "Assassin", "Hannah", "Kuntz", "Titus", "Phoebe", "Lassie", "Moose", "Otto",
+        "Dick Van Dyke", "Cocktail", "Scunthorpe Fan", "Coffee Cup", "Team 4 5", "Agent 47",
+        "Sassy Seal", "Booboo", "Ella 77",
+    ],
+)  # fmt: skip
+def test_display_name_clean_ordinary_names_pass_the_look_alike_reading(name):
+    assert display_name_clean(name) == name
+
+
 def test_display_name_generate_every_name_is_valid():
     # Numbers are one or two digits: checking 1 and 99 with every pair of words covers them.
     names = [f"{a} {b} {n}" for a in _ADJECTIVES for b in _ANIMALS for n in (1, 99)]

@@ -12,7 +12,8 @@ LOCALE = Path(__file__).resolve().parents[2] / "locale" / "fr" / "LC_MESSAGES"
 
 
 def po_entries(path: Path) -> list[dict[str, str]]:
-    """The entries of a .po file: msgid, msgid_plural, msgstr[n] and flags (enough for ours)."""
+    """The entries of a .po file: msgctxt, msgid, msgid_plural, msgstr[n] and flags (enough for
+    ours)."""
     entries, entry, key = [], {}, None
     for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
         if not line.strip():
@@ -43,6 +44,10 @@ def test_every_message_is_translated_and_compiled(domain):
         if "msgid_plural" in entry:
             assert entry["msgstr[0]"] and entry["msgstr[1]"], entry["msgid"]
             assert catalog.ngettext(entry["msgid"], entry["msgid_plural"], 2) == entry["msgstr[1]"]
+        elif "msgctxt" in entry:
+            assert entry["msgstr"], entry["msgid"]
+            compiled_text = catalog.pgettext(entry["msgctxt"], entry["msgid"])
+            assert compiled_text == entry["msgstr"], entry["msgid"]
         else:
             assert entry["msgstr"], entry["msgid"]
             assert catalog.gettext(entry["msgid"]) == entry["msgstr"], entry["msgid"]
