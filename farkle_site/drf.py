@@ -2,6 +2,8 @@
 and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
 these classes while ``rest_framework.views`` is still loading.)"""
 
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework import exceptions
@@ -28,8 +30,26 @@ class CsrfSessionAuthentication(SessionAuthentication):
         return (user, None)
 
 
+# No request of the API nests deeper than an action's list of dice (2 levels).
+API_MAX_JSON_DEPTH = 32
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether parsed JSON nests deeper than ``limit`` (iterative: deep input cannot recurse)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 class BoundedJSONParser(JSONParser):
-    """JSON only, refusing bodies larger than any real request before reading them."""
+    """JSON only, refusing bodies larger than any real request before reading them, and bodies
+    nested deeper than any real request."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         request = (parser_context or {}).get("request")
@@ -42,7 +62,14 @@ class BoundedJSONParser(JSONParser):
             raise exceptions.ParseError(
                 f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes."
             )
-        return super().parse(stream, media_type, parser_context)
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            # Python's json recurses once per level: a 2 KB body of brackets exhausts the stack.
+            raise exceptions.ParseError("The JSON is nested too deeply.") from None
+        if _depth_exceeds(data, API_MAX_JSON_DEPTH):
+            raise exceptions.ParseError("The JSON is nested too deeply.")
+        return data
 
 
 class ScopedPlayerThrottle(SimpleRateThrottle):

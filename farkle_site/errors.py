@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
+from django.http.multipartparser import MultiPartParserError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -67,6 +69,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        # Raised by Django when the body is read (a form, or JSON read after a CSRF check).
+        exc = exceptions.ParseError("The request body is too large.")
+    elif isinstance(exc, MultiPartParserError):
+        exc = exceptions.ParseError(f"Malformed multipart body: {exc}")
+    elif isinstance(exc, SuspiciousOperation):
+        exc = exceptions.ParseError("Malformed request.")
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response

@@ -17,5 +17,7 @@ urlpatterns = [
     path("", include("challenges.web_urls")),
 ]
 
+handler400 = "farkle_site.views.bad_request"
+handler403 = "farkle_site.views.permission_denied"
 handler404 = "farkle_site.views.not_found"
 handler500 = "farkle_site.views.server_error"

@@ -26,6 +26,20 @@ def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """400 raised outside a view (a disallowed host, a malformed body): JSON under /api/."""
+    if _wants_json(request):
+        return JsonResponse({"detail": "Malformed request.", "code": "bad_request"}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """403 raised outside the API's own checks: JSON under /api/."""
+    if _wants_json(request):
+        return JsonResponse({"detail": "You may not do this.", "code": "forbidden"}, status=403)
+    return defaults.permission_denied(request, exception)
+
+
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404 for a URL no view answers: JSON under /api/, Django's page elsewhere."""
     if _wants_json(request):
