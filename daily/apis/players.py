@@ -20,18 +20,10 @@ from daily.services import day_of
 from daily.stats import PlayerStats, player_stats
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.errors import ApiError
+from farkle_site.fields import StrictCharField
 
 # Login without a backend to pick: the one that checks a username and password.
 _PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
-
-
-class StrictCharField(serializers.CharField):
-    """A string, and only a string: DRF's CharField would take 42 or 4.2 as text."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class RenameInputSerializer(serializers.Serializer):

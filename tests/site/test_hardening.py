@@ -103,3 +103,32 @@ def test_a_disallowed_host_under_the_api_is_json(client):
     _assert_json_error(response, 400, "bad_request")
     page = client.get("/", HTTP_HOST="attacker.example")
     assert (page.status_code, page["Content-Type"].startswith("text/html")) == (400, True)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"title": 123}, "title"),
+        ({"title": ["a"]}, "title"),
+        ({"days": "7"}, "days"),
+        ({"days": 7.0}, "days"),
+        ({"days": True}, "days"),
+        ({"table": 1}, "table"),
+    ],
+)
+def test_challenge_creation_takes_json_types_as_they_are(csrf_client, clock, body, field):
+    from challenges.models import Challenge
+
+    response = csrf_client.post("/api/challenges", body, content_type="application/json")
+    assert response.status_code == 400, response.content[:300]
+    assert field in response.json()["errors"]
+    assert not Challenge.objects.exists()
+
+
+@pytest.mark.django_db
+def test_challenge_creation_still_takes_well_typed_values(csrf_client, clock):
+    body = {"title": "Friday", "days": 7}
+    response = csrf_client.post("/api/challenges", body, content_type="application/json")
+    assert response.status_code == 201, response.content[:300]
+    assert response.json()["title"] == "Friday"
