@@ -1,7 +1,7 @@
 """The site's URLs."""
 
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from farkle_site import views
 
@@ -10,7 +10,7 @@ urlpatterns = [
     path("api/", include("daily.urls")),
     path("api/", include("challenges.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", views.ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),
     # The pages.
     path("", include("daily.web_urls")),

@@ -3,12 +3,15 @@
 import logging
 import sys
 
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import escape
 from django.utils.translation import gettext
 from django.views import defaults
 from django.views.decorators.http import require_safe
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from farkle_site.errors import RETRY_AFTER_UNAVAILABLE, UNAVAILABLE, database_unavailable
 
@@ -82,3 +85,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
             {"detail": "Something went wrong on our side.", "code": "server_error"}, status=500
         )
     return defaults.server_error(request)
+
+
+class ApiDocsView(SpectacularSwaggerSplitView):
+    """Swagger UI, its start-up script served as a file (the site's CSP allows no inline one)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request, *args, **kwargs):
+        response = super().get(request, *args, **kwargs)
+        response["Content-Security-Policy"] = settings.API_DOCS_CONTENT_SECURITY_POLICY
+        return response
