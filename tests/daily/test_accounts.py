@@ -287,3 +287,62 @@ def test_login_guessing_is_throttled_with_signups(client):
 
     assert statuses == [400] * 19
     assert (response.status_code, response.json()["code"]) == (429, "throttled")
+
+
+def test_the_database_refuses_usernames_differing_only_in_case():
+    from django.db import IntegrityError, transaction
+
+    User = get_user_model()
+    User.objects.create_user(username="Alice", password=PASSWORD)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user(username="aLiCe", password=PASSWORD)
+    assert list(User.objects.values_list("username", flat=True)) == ["Alice"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_signups_differing_in_case_leave_one_account(client):
+    """A real race on Postgres: another signup's insert of "Alice" is in flight (uncommitted, so
+    the application's own check cannot see it) while "alice" signs up."""
+    import threading
+
+    import psycopg
+
+    from tests.processes import shared_database_url
+
+    other = psycopg.connect(shared_database_url())
+    other.execute(
+        "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email,"
+        " is_staff, is_active, date_joined) VALUES ('!', false, 'Alice', '', '', '', false,"
+        " true, now())"
+    )
+    answers = []
+
+    def sign_up() -> None:
+        from django.db import connection
+
+        try:
+            answers.append(signup(Client(), "alice"))
+        finally:
+            connection.close()
+
+    racer = threading.Thread(target=sign_up)
+    racer.start()
+    try:
+        # Wait until the signup is blocked behind the in-flight insert, or has finished.
+        watcher = psycopg.connect(shared_database_url(), autocommit=True)
+        while racer.is_alive():
+            waiting = watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()"
+            ).fetchone()[0]
+            if waiting:
+                break
+            racer.join(timeout=0.05)
+        watcher.close()
+    finally:
+        other.commit()
+        other.close()
+        racer.join(timeout=60)
+    assert [(a.status_code, a.json()["code"]) for a in answers] == [(409, "username_taken")]
+    names = get_user_model().objects.values_list("username", flat=True)
+    assert [name for name in names if name.lower() == "alice"] == ["Alice"]
