@@ -35,7 +35,7 @@ from daily.apis.verify import (
 )
 from daily.players import player_for_request, player_from_request
 from daily.representations import attempt_data, attempt_summary, iso, puzzle_fields
-from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
+from farkle_site.drf import NewGuestThrottle, ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.errors import ApiError
 from farkle_site.fields import StrictCharField, StrictIntegerField
 
@@ -127,7 +127,7 @@ class ChallengeApi(APIView):
 
 
 class ChallengeAttemptsApi(APIView):
-    throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle]
+    throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle, NewGuestThrottle]
     throttle_scope = "attempt_start"
     address_throttle_scope = "challenge_lookup"
 

@@ -12,6 +12,8 @@ from rest_framework.parsers import JSONParser
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from farkle_site import ratelimit
+
 
 class CsrfSessionAuthentication(SessionAuthentication):
     """Session authentication that checks CSRF on every unsafe request, users or guests.
@@ -85,9 +87,22 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         self.scope = getattr(view, self.scope_attribute, None)
         if not self.scope:
             return True
+        return self._count(request, view)
+
+    def _count(self, request, view) -> bool:
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        # A fixed window counted atomically in the shared cache (farkle_site.ratelimit), in
+        # place of DRF's history of timestamps read and written back by each request.
+        result = ratelimit.hit(self.key, self.duration, now=self.timer())
+        self._wait = result.window_left
+        return result.count <= self.num_requests
+
+    def wait(self) -> float:
+        return self._wait
 
     def get_rate(self):
         # Read at each request, not once at import as DRF does, so the settings stay the truth.
@@ -116,3 +131,18 @@ class ScopedAddressThrottle(ScopedPlayerThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class NewGuestThrottle(ScopedAddressThrottle):
+    """Rate limit per address the games started by browsers without a player yet: each new guest
+    gets an official attempt, so minting guests to see the dice first costs time (scope
+    ``guest_start``)."""
+
+    def allow_request(self, request, view):
+        # Imported here: DRF loads this module while its own views are still importing.
+        from daily.players import player_from_request
+
+        if player_from_request(request) is not None:
+            return True
+        self.scope = "guest_start"
+        return self._count(request, view)

@@ -201,6 +201,9 @@ REST_FRAMEWORK = {
         "attempt_start": env_str("THROTTLE_ATTEMPT_START") or "30/minute",
         "attempt_act": env_str("THROTTLE_ATTEMPT_ACT") or "240/minute",
         "account": env_str("THROTTLE_ACCOUNT") or "20/minute",
+        # Games started by browsers without a player (each new guest gets an official attempt),
+        # per address: a school behind one address still gets a class's worth an hour.
+        "guest_start": env_str("THROTTLE_GUEST_START") or "30/hour",
         # Creating challenges: per player, and per address against a player-minting script.
         "challenge_create": env_str("THROTTLE_CHALLENGE_CREATE") or "20/hour",
         "challenge_create_address": env_str("THROTTLE_CHALLENGE_CREATE_ADDRESS") or "60/hour",
@@ -217,7 +220,14 @@ PLAYER_SESSION_KEY = "farkle_player_id"
 SESSION_COOKIE_AGE = 365 * 24 * 60 * 60
 BROWSER_COOKIE_NAME = "farkle_browser"
 
+# Failed logins of one account (from any address) before each further one waits, twice as long
+# each time from 1 second, and never longer than LOGIN_BACKOFF_MAX seconds: a back-off, never a
+# lock that someone else's guesses could keep shut on the account for good.
+LOGIN_FAILURES_FREE = env_int("LOGIN_FAILURES_FREE", default=5)
+LOGIN_BACKOFF_MAX = env_int("LOGIN_BACKOFF_MAX", default=15 * 60)
+
 # Throttle counters: Redis when several processes serve the site, else each process's memory.
+# `make serve` sets it (the production shape has several web processes).
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {
     "default": (

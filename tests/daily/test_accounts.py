@@ -281,7 +281,7 @@ def test_signup_is_throttled_per_address(client, clock):
 
 def test_login_guessing_is_throttled_with_signups(client):
     signup(Client())
-    statuses = [login(client, "alice", f"guess {n}").status_code for n in range(19)]
+    statuses = [login(client, f"user{n}", f"guess {n}").status_code for n in range(19)]
 
     response = login(client)
 
@@ -346,3 +346,51 @@ def test_racing_signups_differing_in_case_leave_one_account(client):
     assert [(a.status_code, a.json()["code"]) for a in answers] == [(409, "username_taken")]
     names = get_user_model().objects.values_list("username", flat=True)
     assert [name for name in names if name.lower() == "alice"] == ["Alice"]
+
+
+def _login_from(address: str, password: str, username: str = "alice"):
+    return login(Client(REMOTE_ADDR=address), username, password)
+
+
+def test_failed_logins_of_an_account_back_off_from_any_address(clock):
+    signup(Client())
+    # Five free failures, each from its own address (no address reaches its own limit).
+    assert [_login_from(f"10.0.0.{n}", "guess").status_code for n in range(5)] == [400] * 5
+    waits = []
+    for n in range(4):
+        refused = _login_from("10.0.1.1", PASSWORD)
+        assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
+        waits.append(int(refused["Retry-After"]))
+        # Tries refused during the wait do not lengthen it.
+        assert _login_from("10.0.1.2", "guess").status_code == 429
+        clock.shift(datetime.timedelta(seconds=waits[-1]))
+        if n < 3:
+            assert _login_from(f"10.0.2.{n}", "guess").status_code == 400
+    assert waits == [1, 2, 4, 8]
+    assert _login_from("10.0.3.1", PASSWORD).status_code == 200
+    # The right password clears the failures: the next wrong one is free again.
+    assert _login_from("10.0.3.2", "guess").status_code == 400
+    assert _login_from("10.0.3.3", PASSWORD).status_code == 200
+
+
+def test_login_back_off_never_exceeds_its_maximum(clock, settings):
+    settings.LOGIN_BACKOFF_MAX = 5
+    signup(Client())
+    waits = []
+    for n in range(10):
+        assert _login_from(f"10.0.0.{n}", "guess").status_code == 400
+        if n >= 4:
+            locked = _login_from("10.0.1.1", "guess")
+            assert locked.status_code == 429
+            waits.append(int(locked["Retry-After"]))
+            clock.shift(datetime.timedelta(seconds=waits[-1]))
+    assert waits == [1, 2, 4, 5, 5, 5]
+    assert _login_from("10.0.3.1", PASSWORD).status_code == 200
+
+
+def test_failed_logins_of_another_account_do_not_delay_this_one(clock):
+    signup(Client())
+    signup(Client(), "bob")
+    for n in range(8):
+        _login_from(f"10.0.0.{n}", "guess", username="bob")
+    assert _login_from("10.0.1.1", PASSWORD).status_code == 200
