@@ -281,6 +281,18 @@ CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
 # ones are left to the periodic reconcile, which catches up any number of days anyway.
 CELERY_BEAT_CRON_STARTING_DEADLINE = 6 * 60 * 60
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task taken by a worker that dies (kill -9, a lost machine) is unacknowledged: Redis gives it
+# to another worker once this many seconds have passed since delivery (kombu's default is an
+# hour, longer than the tasks' expiry, so a lost reconcile expired unrun). Longer than the
+# reconcile's longest retry delay (300 s): an ETA task is not redelivered while it waits.
+BROKER_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", default=420)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": BROKER_VISIBILITY_TIMEOUT,
+    # Look for abandoned tasks every tenth of the timeout (at most every 10 s): one cheap sorted
+    # set query, so a lost task is back within about the timeout itself.
+    "unacked_restore_interval": max(1, min(10, BROKER_VISIBILITY_TIMEOUT // 10)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 LOG_LEVEL = (env_str("LOG_LEVEL") or "INFO").upper()
