@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 import time
 from typing import Any
 
@@ -159,7 +160,9 @@ class LoginBackoff:
     MEMORY = 24 * 60 * 60
 
     def __init__(self, username: str) -> None:
-        self.name = f"login:{username.lower()}"
+        # Hashed: a username may hold any character, a cache key may not.
+        digest = hashlib.sha256(username.lower().encode("utf-8", "surrogatepass")).hexdigest()
+        self.name = f"login:{digest[:32]}"
 
     def check(self) -> None:
         """Refuse (429 ``throttled``) while the account's back-off runs."""

@@ -394,3 +394,9 @@ def test_failed_logins_of_another_account_do_not_delay_this_one(clock):
     for n in range(8):
         _login_from(f"10.0.0.{n}", "guess", username="bob")
     assert _login_from("10.0.1.1", PASSWORD).status_code == 200
+
+
+def test_login_with_any_characters_in_the_username_is_refused_cleanly(clock):
+    for username in ["\U0001d394 41⁄2 ué_~\x12", "a:b c", "é" * 150]:
+        response = _login_from("10.0.0.1", "guess", username=username)
+        assert (response.status_code, response.json()["code"]) == (400, "invalid_credentials")
