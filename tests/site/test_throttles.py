@@ -83,3 +83,78 @@ def test_official_starts_by_new_guests_are_throttled_per_address(clock):
     # A guest that already plays is not new; another address has its own count.
     assert post(first, "/api/daily/today/attempts").status_code == 201
     start_daily(Client(REMOTE_ADDR="10.2.2.2"), "today")
+
+
+def test_make_serve_shares_throttles_through_redis_by_default():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "serve: export CACHE_URL := $(or $(CACHE_URL),redis://127.0.0.1:6379/1)" in makefile
+
+
+@pytest.mark.django_db(transaction=True)
+def test_several_web_processes_count_one_limit(tmp_path):
+    """The Procfile's web line with three processes: the login limit (20 a minute per address)
+    holds across them, as it would not with a count per process (60)."""
+    import http.cookies
+    import urllib.error
+    import urllib.request
+
+    import redis
+
+    from tests.processes import shared_database_url
+    from tests.site.test_slow_clients import _wait_listening, _web_command, free_port
+
+    # Counters of an earlier run in the same minute would count too.
+    server_keys = redis.Redis.from_url(REDIS)
+    stale = list(server_keys.scan_iter("farkle:rl:*"))
+    if stale:
+        server_keys.delete(*stale)
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": shared_database_url(),
+        "BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": "3",
+        "WEB_THREADS": "1",
+        "SECURE_SSL_REDIRECT": "0",
+        "CACHE_URL": REDIS,
+        "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
+    }
+    server = subprocess.Popen(
+        ["sh", "-c", f"exec {_web_command()}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_listening(port, server)
+        with urllib.request.urlopen(f"{base}/api/daily/today", timeout=30) as answer:
+            jar = http.cookies.SimpleCookie()
+            for header in answer.headers.get_all("Set-Cookie"):
+                jar.load(header)
+        token = jar["csrftoken"].value
+        statuses = []
+        for n in range(24):
+            request = urllib.request.Request(
+                f"{base}/api/auth/login",
+                data=json.dumps({"username": f"nobody{n}", "password": "x"}).encode(),
+                headers={
+                    "Content-Type": "application/json",
+                    "X-CSRFToken": token,
+                    "Cookie": f"csrftoken={token}",
+                    # A new connection each time: the processes take turns accepting them.
+                    "Connection": "close",
+                },
+                method="POST",
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    statuses.append(answer.status)
+            except urllib.error.HTTPError as error:
+                statuses.append(error.code)
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(timeout=60)
+    assert statuses == [400] * 20 + [429] * 4
