@@ -9,6 +9,7 @@ from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
+from redis.exceptions import ConnectionError as RedisConnectionError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -66,11 +67,11 @@ UNAVAILABLE = {
 
 
 def database_unavailable(exc: BaseException | None) -> bool:
-    """Whether the exception, or one it was raised from, is a lost or refused database
-    connection (as opposed to a bug in a query)."""
+    """Whether the exception, or one it was raised from, is a lost or refused connection to the
+    database or to the shared cache (as opposed to a bug in a query)."""
     seen = 0
     while exc is not None and seen < 10:
-        if isinstance(exc, OperationalError | InterfaceError):
+        if isinstance(exc, OperationalError | InterfaceError | RedisConnectionError):
             return True
         exc = exc.__cause__ or exc.__context__
         seen += 1

@@ -132,3 +132,13 @@ def test_challenge_creation_still_takes_well_typed_values(csrf_client, clock):
     response = csrf_client.post("/api/challenges", body, content_type="application/json")
     assert response.status_code == 201, response.content[:300]
     assert response.json()["title"] == "Friday"
+
+
+@pytest.mark.django_db
+def test_an_unreachable_shared_cache_is_503_unavailable(csrf_client, clock, settings):
+    # Port 9 (discard) has no Redis: the throttle cannot count, the answer is a wait, not a bug.
+    settings.CACHE_URL = "redis://127.0.0.1:9/0"
+    body = {"username": "alice", "password": "secret"}
+    response = csrf_client.post("/api/auth/login", body, content_type="application/json")
+    _assert_json_error(response, 503, "unavailable")
+    assert int(response["Retry-After"]) > 0
