@@ -28,6 +28,8 @@ serve: export DEBUG := 0
 serve: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)
 serve: export PATH := $(abspath $(BIN)):$(PATH)
 serve: export CELERY_BROKER_URL := $(or $(CELERY_BROKER_URL),redis://127.0.0.1:6379/0)
+# Throttle counters shared by the web processes: counted per process, every limit would multiply.
+serve: export CACHE_URL := $(or $(CACHE_URL),redis://127.0.0.1:6379/1)
 serve: venv
 	$(BIN)/python deploy/ensure_database.py
 	$(BIN)/python manage.py migrate --noinput

@@ -79,6 +79,7 @@ def site_environment(database: str) -> dict[str, str]:
         CACHE_URL=os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/13"),
         THROTTLE_ATTEMPT_START="100000/minute",
         THROTTLE_ATTEMPT_ACT="100000/minute",
+        THROTTLE_GUEST_START="100000/minute",
         FARKLE_FIRST_DAY="2000-01-01",
         LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="farkle_site.settings",

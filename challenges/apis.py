@@ -24,6 +24,7 @@ from daily.apis.leaderboards import LeaderboardQuerySerializer, leaderboard_for_
 from daily.apis.schemas import (
     AttemptSerializer,
     AttemptSummarySerializer,
+    ErrorSerializer,
     LeaderboardSerializer,
     PuzzleSerializer,
 )
@@ -34,8 +35,9 @@ from daily.apis.verify import (
 )
 from daily.players import player_for_request, player_from_request
 from daily.representations import attempt_data, attempt_summary, iso, puzzle_fields
-from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
+from farkle_site.drf import NewGuestThrottle, ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.errors import ApiError
+from farkle_site.fields import StrictCharField, StrictIntegerField
 
 
 def challenge_data(
@@ -75,11 +77,11 @@ class ChallengesApi(APIView):
     field_error_codes = {"table": "unknown_table"}
 
     class CreateSerializer(serializers.Serializer):
-        title = serializers.CharField(
+        title = StrictCharField(
             required=False, allow_blank=True, max_length=200, trim_whitespace=False
         )
-        table = serializers.CharField(required=False, max_length=64)
-        days = serializers.IntegerField(required=False, min_value=1, max_value=services.DAYS_MAX)
+        table = StrictCharField(required=False, max_length=64)
+        days = StrictIntegerField(required=False, min_value=1, max_value=services.DAYS_MAX)
 
     @extend_schema(
         request=CreateSerializer,
@@ -125,7 +127,7 @@ class ChallengeApi(APIView):
 
 
 class ChallengeAttemptsApi(APIView):
-    throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle]
+    throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle, NewGuestThrottle]
     throttle_scope = "attempt_start"
     address_throttle_scope = "challenge_lookup"
 
@@ -209,7 +211,7 @@ class VerifyChallengeApi(APIView):
 
     @extend_schema(
         parameters=[VerifyQuerySerializer],
-        responses=VerificationSerializer,
+        responses={200: VerificationSerializer, 409: ErrorSerializer},
         summary="Facts to check a challenge by: commitment, seed once closed, an attempt's throws",
     )
     def get(self, request: Request, code: str) -> Response:

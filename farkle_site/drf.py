@@ -2,6 +2,8 @@
 and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
 these classes while ``rest_framework.views`` is still loading.)"""
 
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework import exceptions
@@ -9,6 +11,8 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import JSONParser
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from farkle_site import ratelimit
 
 
 class CsrfSessionAuthentication(SessionAuthentication):
@@ -28,8 +32,26 @@ class CsrfSessionAuthentication(SessionAuthentication):
         return (user, None)
 
 
+# No request of the API nests deeper than an action's list of dice (2 levels).
+API_MAX_JSON_DEPTH = 32
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether parsed JSON nests deeper than ``limit`` (iterative: deep input cannot recurse)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 class BoundedJSONParser(JSONParser):
-    """JSON only, refusing bodies larger than any real request before reading them."""
+    """JSON only, refusing bodies larger than any real request before reading them, and bodies
+    nested deeper than any real request."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         request = (parser_context or {}).get("request")
@@ -42,7 +64,14 @@ class BoundedJSONParser(JSONParser):
             raise exceptions.ParseError(
                 f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes."
             )
-        return super().parse(stream, media_type, parser_context)
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            # Python's json recurses once per level: a 2 KB body of brackets exhausts the stack.
+            raise exceptions.ParseError("The JSON is nested too deeply.") from None
+        if _depth_exceeds(data, API_MAX_JSON_DEPTH):
+            raise exceptions.ParseError("The JSON is nested too deeply.")
+        return data
 
 
 class ScopedPlayerThrottle(SimpleRateThrottle):
@@ -58,9 +87,22 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         self.scope = getattr(view, self.scope_attribute, None)
         if not self.scope:
             return True
+        return self._count(request, view)
+
+    def _count(self, request, view) -> bool:
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        # A fixed window counted atomically in the shared cache (farkle_site.ratelimit), in
+        # place of DRF's history of timestamps read and written back by each request.
+        result = ratelimit.hit(self.key, self.duration, now=self.timer())
+        self._wait = result.window_left
+        return result.count <= self.num_requests
+
+    def wait(self) -> float:
+        return self._wait
 
     def get_rate(self):
         # Read at each request, not once at import as DRF does, so the settings stay the truth.
@@ -89,3 +131,18 @@ class ScopedAddressThrottle(ScopedPlayerThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class NewGuestThrottle(ScopedAddressThrottle):
+    """Rate limit per address the games started by browsers without a player yet: each new guest
+    gets an official attempt, so minting guests to see the dice first costs time (scope
+    ``guest_start``)."""
+
+    def allow_request(self, request, view):
+        # Imported here: DRF loads this module while its own views are still importing.
+        from daily.players import player_from_request
+
+        if player_from_request(request) is not None:
+            return True
+        self.scope = "guest_start"
+        return self._count(request, view)

@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
+from django.http.multipartparser import MultiPartParserError
+from redis.exceptions import ConnectionError as RedisConnectionError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -54,20 +58,59 @@ class ApiError(Exception):
         return STATUS_OF_CODE.get(self.code, status.HTTP_400_BAD_REQUEST)
 
 
+# Seconds a client is asked to wait when the database cannot be reached (a restart, a failover).
+RETRY_AFTER_UNAVAILABLE = 30
+
+UNAVAILABLE = {
+    "detail": "The service is briefly unavailable; please try again in a moment.",
+    "code": "unavailable",
+}
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    """Whether the exception, or one it was raised from, is a lost or refused connection to the
+    database or to the shared cache (as opposed to a bug in a query)."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, OperationalError | InterfaceError | RedisConnectionError):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
 # DRF's own codes, renamed where the API names them differently (README).
 _RENAMED_CODES = {"permission_denied": "forbidden", "not_authenticated": "forbidden"}
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every error as JSON with a ``detail`` and a ``code``; None lets a real bug be a 500."""
+    if database_unavailable(exc):
+        return Response(
+            UNAVAILABLE,
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)},
+        )
     if isinstance(exc, farkle.FarkleError):
         exc = ApiError(exc.code, exc.detail)
     if isinstance(exc, ApiError):
-        return Response({"detail": exc.detail, "code": exc.code, **exc.extra}, status=exc.status)
+        response = Response(
+            {"detail": exc.detail, "code": exc.code, **exc.extra}, status=exc.status
+        )
+        if exc.status == status.HTTP_503_SERVICE_UNAVAILABLE:
+            response["Retry-After"] = "1"
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        # Raised by Django when the body is read (a form, or JSON read after a CSRF check).
+        exc = exceptions.ParseError("The request body is too large.")
+    elif isinstance(exc, MultiPartParserError):
+        exc = exceptions.ParseError(f"Malformed multipart body: {exc}")
+    elif isinstance(exc, SuspiciousOperation):
+        exc = exceptions.ParseError("Malformed request.")
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response

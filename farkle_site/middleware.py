@@ -30,3 +30,19 @@ class BrowserIdMiddleware:
                 samesite="Lax",
             )
         return response
+
+
+class SecurityHeadersMiddleware:
+    """Add the Content-Security-Policy and Permissions-Policy headers to every response.
+
+    Django 5.2 has no CSP of its own; the policies are constants of the settings.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+        return response

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "farkle_site.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -146,10 +147,46 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = not DEBUG
+# Scripts only from the site's own files: no inline script, no handler attribute, no eval, so an
+# injected tag could not run. Style attributes stay allowed (a few templates set one, and the
+# rules page draws its risk bars with a computed width); style sheets come from the site only.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "style-src-attr 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+# Swagger UI (/api/docs/) injects a <style> element: its page alone allows inline styles.
+API_DOCS_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "style-src 'self'", "style-src 'self' 'unsafe-inline'"
+)
+# The site uses none of these browser features: no page, nor anything injected in one, may.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+)
 CSRF_COOKIE_SECURE = not DEBUG
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "farkle_site.openapi.ErrorsAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["farkle_site.drf.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PARSER_CLASSES": ["farkle_site.drf.BoundedJSONParser"],
@@ -166,6 +203,9 @@ REST_FRAMEWORK = {
         "attempt_start": env_str("THROTTLE_ATTEMPT_START") or "30/minute",
         "attempt_act": env_str("THROTTLE_ATTEMPT_ACT") or "240/minute",
         "account": env_str("THROTTLE_ACCOUNT") or "20/minute",
+        # Games started by browsers without a player (each new guest gets an official attempt),
+        # per address: a school behind one address still gets a class's worth an hour.
+        "guest_start": env_str("THROTTLE_GUEST_START") or "30/hour",
         # Creating challenges: per player, and per address against a player-minting script.
         "challenge_create": env_str("THROTTLE_CHALLENGE_CREATE") or "20/hour",
         "challenge_create_address": env_str("THROTTLE_CHALLENGE_CREATE_ADDRESS") or "60/hour",
@@ -182,7 +222,14 @@ PLAYER_SESSION_KEY = "farkle_player_id"
 SESSION_COOKIE_AGE = 365 * 24 * 60 * 60
 BROWSER_COOKIE_NAME = "farkle_browser"
 
+# Failed logins of one account (from any address) before each further one waits, twice as long
+# each time from 1 second, and never longer than LOGIN_BACKOFF_MAX seconds: a back-off, never a
+# lock that someone else's guesses could keep shut on the account for good.
+LOGIN_FAILURES_FREE = env_int("LOGIN_FAILURES_FREE", default=5)
+LOGIN_BACKOFF_MAX = env_int("LOGIN_BACKOFF_MAX", default=15 * 60)
+
 # Throttle counters: Redis when several processes serve the site, else each process's memory.
+# `make serve` sets it (the production shape has several web processes).
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {
     "default": (
@@ -236,6 +283,18 @@ CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
 # ones are left to the periodic reconcile, which catches up any number of days anyway.
 CELERY_BEAT_CRON_STARTING_DEADLINE = 6 * 60 * 60
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task taken by a worker that dies (kill -9, a lost machine) is unacknowledged: Redis gives it
+# to another worker once this many seconds have passed since delivery (kombu's default is an
+# hour, longer than the tasks' expiry, so a lost reconcile expired unrun). Longer than the
+# reconcile's longest retry delay (300 s): an ETA task is not redelivered while it waits.
+BROKER_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", default=420)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": BROKER_VISIBILITY_TIMEOUT,
+    # Look for abandoned tasks every tenth of the timeout (at most every 10 s): one cheap sorted
+    # set query, so a lost task is back within about the timeout itself.
+    "unacked_restore_interval": max(1, min(10, BROKER_VISIBILITY_TIMEOUT // 10)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 LOG_LEVEL = (env_str("LOG_LEVEL") or "INFO").upper()

@@ -1,11 +1,19 @@
 """Views of the project itself, outside any app."""
 
 import logging
+import sys
 
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import escape
+from django.utils.translation import gettext
 from django.views import defaults
 from django.views.decorators.http import require_safe
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularSwaggerSplitView
+
+from farkle_site.errors import RETRY_AFTER_UNAVAILABLE, UNAVAILABLE, database_unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -18,12 +26,28 @@ def healthz(request: HttpRequest) -> JsonResponse:
             cursor.execute("SELECT 1")
     except DatabaseError:
         logger.exception("Health check: the database is unreachable.")
-        return JsonResponse({"status": "error", "detail": "database unreachable"}, status=503)
+        response = JsonResponse({"status": "error", "detail": "database unreachable"}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_UNAVAILABLE)
+        return response
     return JsonResponse({"status": "ok"})
 
 
 def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """400 raised outside a view (a disallowed host, a malformed body): JSON under /api/."""
+    if _wants_json(request):
+        return JsonResponse({"detail": "Malformed request.", "code": "bad_request"}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """403 raised outside the API's own checks: JSON under /api/."""
+    if _wants_json(request):
+        return JsonResponse({"detail": "You may not do this.", "code": "forbidden"}, status=403)
+    return defaults.permission_denied(request, exception)
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -33,10 +57,41 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+def _unavailable(request: HttpRequest) -> HttpResponse:
+    if _wants_json(request):
+        response: HttpResponse = JsonResponse(UNAVAILABLE, status=503)
+    else:
+        title = escape(gettext("Farkle Daily is briefly unavailable"))
+        text = escape(gettext("Please try again in a moment."))
+        # No template: rendering one may need what is down (the session, the player's name).
+        response = HttpResponse(
+            f'<!doctype html><meta charset="utf-8"><title>{title}</title>'
+            f"<h1>{title}</h1><p>{text}</p>",
+            status=503,
+        )
+    response["Retry-After"] = str(RETRY_AFTER_UNAVAILABLE)
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500: JSON under /api/ so that clients can still read a `code`."""
+    """500, or 503 when the database is out of reach; JSON under /api/ so that clients can
+    still read a `code`."""
+    # Django calls this handler while handling the exception, wherever it was raised (a view, a
+    # middleware saving the session): a lost database is a wait, not a bug.
+    if database_unavailable(sys.exc_info()[1]):
+        return _unavailable(request)
     if _wants_json(request):
         return JsonResponse(
             {"detail": "Something went wrong on our side.", "code": "server_error"}, status=500
         )
     return defaults.server_error(request)
+
+
+class ApiDocsView(SpectacularSwaggerSplitView):
+    """Swagger UI, its start-up script served as a file (the site's CSP allows no inline one)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request, *args, **kwargs):
+        response = super().get(request, *args, **kwargs)
+        response["Content-Security-Policy"] = settings.API_DOCS_CONTENT_SECURITY_POLICY
+        return response

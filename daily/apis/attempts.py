@@ -18,7 +18,7 @@ from daily import selectors, services
 from daily.apis import schemas
 from daily.players import player_for_request, player_from_request, player_id_from_request
 from daily.representations import attempt_data, puzzle_data
-from farkle_site.drf import ScopedPlayerThrottle
+from farkle_site.drf import NewGuestThrottle, ScopedPlayerThrottle
 from farkle_site.errors import ApiError
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -62,7 +62,7 @@ class DailyDayApi(APIView):
 
 
 class DailyAttemptsApi(APIView):
-    throttle_classes = [ScopedPlayerThrottle]
+    throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
     throttle_scope = "attempt_start"
 
     @extend_schema(

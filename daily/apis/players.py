@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
+import time
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,20 +21,13 @@ from daily.apis import schemas
 from daily.models import Player
 from daily.services import day_of
 from daily.stats import PlayerStats, player_stats
-from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
+from farkle_site import ratelimit
+from farkle_site.drf import NewGuestThrottle, ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.errors import ApiError
+from farkle_site.fields import StrictCharField
 
 # Login without a backend to pick: the one that checks a username and password.
 _PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
-
-
-class StrictCharField(serializers.CharField):
-    """A string, and only a string: DRF's CharField would take 42 or 4.2 as text."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class RenameInputSerializer(serializers.Serializer):
@@ -101,7 +97,10 @@ class MeApi(APIView):
 
     def get_throttles(self):
         # Reading is free; renaming (which may create a player) is limited like the accounts.
-        return [ScopedPlayerThrottle()] if self.request.method == "PATCH" else []
+        # Naming a browser without a player creates one: a new guest, as a first game would.
+        return (
+            [ScopedPlayerThrottle(), NewGuestThrottle()] if self.request.method == "PATCH" else []
+        )
 
     @extend_schema(
         responses={200: schemas.MeSerializer, 404: schemas.ErrorSerializer},
@@ -151,6 +150,40 @@ class SignupApi(APIView):
         return _me_response(player, now, status_code=status.HTTP_201_CREATED)
 
 
+class LoginBackoff:
+    """Failed logins of one account, from any address: past ``LOGIN_FAILURES_FREE`` of them,
+    each further try waits twice as long as the one before (1 s, 2 s, 4 s...), never more than
+    ``LOGIN_BACKOFF_MAX``. Tries refused while waiting are not counted, so someone else's
+    guesses delay a player by minutes at worst, never lock the account for good."""
+
+    # Failures are forgotten a day after the first of them, or at the next successful login.
+    MEMORY = 24 * 60 * 60
+
+    def __init__(self, username: str) -> None:
+        # Hashed: a username may hold any character, a cache key may not.
+        digest = hashlib.sha256(username.lower().encode("utf-8", "surrogatepass")).hexdigest()
+        self.name = f"login:{digest[:32]}"
+
+    def check(self) -> None:
+        """Refuse (429 ``throttled``) while the account's back-off runs."""
+        until = ratelimit.get(f"{self.name}:until")
+        left = float(until) - time.time() if until is not None else 0.0
+        if left > 0:
+            raise exceptions.Throttled(wait=left)
+
+    def failed(self) -> None:
+        """Count a wrong password; past the free failures, start the next back-off."""
+        failures = ratelimit.count(f"{self.name}:failures", self.MEMORY)
+        beyond = failures - settings.LOGIN_FAILURES_FREE
+        if beyond >= 0:
+            wait = min(2.0 ** min(beyond, 30), settings.LOGIN_BACKOFF_MAX)
+            ratelimit.put(f"{self.name}:until", str(time.time() + wait), wait)
+
+    def succeeded(self) -> None:
+        """A right password: the account's failures are forgotten."""
+        ratelimit.forget(f"{self.name}:failures", f"{self.name}:until")
+
+
 class LoginApi(APIView):
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "account"
@@ -162,14 +195,15 @@ class LoginApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _parse(CredentialsInputSerializer, request)
-        user = authenticate(
-            request._request,
-            username=players.account_username_resolve(data["username"]),
-            password=data["password"],
-        )
+        username = players.account_username_resolve(data["username"])
+        backoff = LoginBackoff(username)
+        backoff.check()
+        user = authenticate(request._request, username=username, password=data["password"])
         if user is None:
+            backoff.failed()
             # One answer for an unknown user, a wrong password and a disabled account.
             raise ApiError("invalid_credentials", "Wrong username or password.")
+        backoff.succeeded()
         now = timezone.now()
         guest = players.player_from_request(request)
         player = players.account_player(user=user, player=guest, now=now)

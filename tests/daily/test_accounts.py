@@ -281,9 +281,122 @@ def test_signup_is_throttled_per_address(client, clock):
 
 def test_login_guessing_is_throttled_with_signups(client):
     signup(Client())
-    statuses = [login(client, "alice", f"guess {n}").status_code for n in range(19)]
+    statuses = [login(client, f"user{n}", f"guess {n}").status_code for n in range(19)]
 
     response = login(client)
 
     assert statuses == [400] * 19
     assert (response.status_code, response.json()["code"]) == (429, "throttled")
+
+
+def test_the_database_refuses_usernames_differing_only_in_case():
+    from django.db import IntegrityError, transaction
+
+    User = get_user_model()
+    User.objects.create_user(username="Alice", password=PASSWORD)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user(username="aLiCe", password=PASSWORD)
+    assert list(User.objects.values_list("username", flat=True)) == ["Alice"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_signups_differing_in_case_leave_one_account(client):
+    """A real race on Postgres: another signup's insert of "Alice" is in flight (uncommitted, so
+    the application's own check cannot see it) while "alice" signs up."""
+    import threading
+
+    import psycopg
+
+    from tests.processes import shared_database_url
+
+    other = psycopg.connect(shared_database_url())
+    other.execute(
+        "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email,"
+        " is_staff, is_active, date_joined) VALUES ('!', false, 'Alice', '', '', '', false,"
+        " true, now())"
+    )
+    answers = []
+
+    def sign_up() -> None:
+        from django.db import connection
+
+        try:
+            answers.append(signup(Client(), "alice"))
+        finally:
+            connection.close()
+
+    racer = threading.Thread(target=sign_up)
+    racer.start()
+    try:
+        # Wait until the signup is blocked behind the in-flight insert, or has finished.
+        watcher = psycopg.connect(shared_database_url(), autocommit=True)
+        while racer.is_alive():
+            waiting = watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()"
+            ).fetchone()[0]
+            if waiting:
+                break
+            racer.join(timeout=0.05)
+        watcher.close()
+    finally:
+        other.commit()
+        other.close()
+        racer.join(timeout=60)
+    assert [(a.status_code, a.json()["code"]) for a in answers] == [(409, "username_taken")]
+    names = get_user_model().objects.values_list("username", flat=True)
+    assert [name for name in names if name.lower() == "alice"] == ["Alice"]
+
+
+def _login_from(address: str, password: str, username: str = "alice"):
+    return login(Client(REMOTE_ADDR=address), username, password)
+
+
+def test_failed_logins_of_an_account_back_off_from_any_address(clock):
+    signup(Client())
+    # Five free failures, each from its own address (no address reaches its own limit).
+    assert [_login_from(f"10.0.0.{n}", "guess").status_code for n in range(5)] == [400] * 5
+    waits = []
+    for n in range(4):
+        refused = _login_from("10.0.1.1", PASSWORD)
+        assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
+        waits.append(int(refused["Retry-After"]))
+        # Tries refused during the wait do not lengthen it.
+        assert _login_from("10.0.1.2", "guess").status_code == 429
+        clock.shift(datetime.timedelta(seconds=waits[-1]))
+        if n < 3:
+            assert _login_from(f"10.0.2.{n}", "guess").status_code == 400
+    assert waits == [1, 2, 4, 8]
+    assert _login_from("10.0.3.1", PASSWORD).status_code == 200
+    # The right password clears the failures: the next wrong one is free again.
+    assert _login_from("10.0.3.2", "guess").status_code == 400
+    assert _login_from("10.0.3.3", PASSWORD).status_code == 200
+
+
+def test_login_back_off_never_exceeds_its_maximum(clock, settings):
+    settings.LOGIN_BACKOFF_MAX = 5
+    signup(Client())
+    waits = []
+    for n in range(10):
+        assert _login_from(f"10.0.0.{n}", "guess").status_code == 400
+        if n >= 4:
+            locked = _login_from("10.0.1.1", "guess")
+            assert locked.status_code == 429
+            waits.append(int(locked["Retry-After"]))
+            clock.shift(datetime.timedelta(seconds=waits[-1]))
+    assert waits == [1, 2, 4, 5, 5, 5]
+    assert _login_from("10.0.3.1", PASSWORD).status_code == 200
+
+
+def test_failed_logins_of_another_account_do_not_delay_this_one(clock):
+    signup(Client())
+    signup(Client(), "bob")
+    for n in range(8):
+        _login_from(f"10.0.0.{n}", "guess", username="bob")
+    assert _login_from("10.0.1.1", PASSWORD).status_code == 200
+
+
+def test_login_with_any_characters_in_the_username_is_refused_cleanly(clock):
+    for username in ["\U0001d394 41⁄2 ué_~\x12", "a:b c", "é" * 150]:
+        response = _login_from("10.0.0.1", "guess", username=username)
+        assert (response.status_code, response.json()["code"]) == (400, "invalid_credentials")

@@ -1,0 +1,75 @@
+"""The OpenAPI schema documents every error an operation can answer, not only its successes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+
+# What each error status means, for every operation that can give it (the codes the README lists).
+_ERROR_DESCRIPTIONS = {
+    400: "Malformed request: `parse_error` for a body that is not JSON (or too large or deeply "
+    "nested), `invalid` or a field's own code for a value that does not fit.",
+    403: "`forbidden`: the CSRF check failed (send `X-CSRFToken` with the `csrftoken` cookie).",
+    404: "`not_found`: no such puzzle, attempt, challenge or endpoint.",
+    409: "A conflict with the current state (`stale_step`, `finished`, `day_closed`, "
+    "`name_taken`, `not_revealed`...).",
+    415: "`unsupported_media_type`: the body is not `application/json`.",
+    429: "`throttled`: too many requests; wait `Retry-After` seconds.",
+    503: "`unavailable`: the database cannot be reached for a moment; wait `Retry-After` seconds.",
+}
+_RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer", "minimum": 0},
+        "required": True,
+        "description": "Seconds to wait before trying again.",
+    }
+}
+_UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+class ErrorsAutoSchema(AutoSchema):
+    """drf-spectacular's schema, plus the error answers every operation shares."""
+
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:
+            return None
+        responses = operation.setdefault("responses", {})
+        for code in self._error_statuses(operation):
+            answer = responses.setdefault(str(code), self._error_response(code))
+            if code in (429, 503):
+                answer.setdefault("headers", {}).update(_RETRY_AFTER)
+        return operation
+
+    def _error_statuses(self, operation: dict[str, Any]) -> list[int]:
+        parameters = operation.get("parameters", [])
+        unsafe = self.method in _UNSAFE
+        codes = [503]
+        # Any parameter other than a whole number (which the URL itself checks) can be malformed.
+        if unsafe or any(p.get("schema", {}).get("type") != "integer" for p in parameters):
+            codes.append(400)
+        if unsafe:
+            codes += [403, 409]
+        if "requestBody" in operation:
+            codes.append(415)
+        if any(p.get("in") == "path" for p in parameters):
+            codes.append(404)
+        if self._throttled():
+            codes.append(429)
+        return sorted(codes)
+
+    def _throttled(self) -> bool:
+        try:
+            return bool(self.view.get_throttles())
+        except AttributeError:
+            return False
+
+    def _error_response(self, code: int) -> dict[str, Any]:
+        from daily.apis.schemas import ErrorSerializer
+
+        component = self.resolve_serializer(ErrorSerializer, "response")
+        return {
+            "description": _ERROR_DESCRIPTIONS[code],
+            "content": {"application/json": {"schema": component.ref}},
+        }

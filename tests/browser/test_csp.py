@@ -1,0 +1,45 @@
+"""Chromium reports no Content-Security-Policy violation on any page (issue 10 item 12)."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from challenges.services import challenge_create
+from daily.players import player_create
+
+# Recorded before any page script runs: every violation the browser reports, with its directive.
+WATCH = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`);
+});
+"""
+PAGES = ["/", "/leaderboard", "/daily/2026-11-28", "/me", "/rules", "/verify", "/c/"]
+PAGES += ["/challenges/new", "/no-such-page", "/api/docs/"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_page_violates_the_content_security_policy(contexts):
+    now = timezone.now()
+    code = challenge_create(creator=player_create(now=now), title="Friday", now=now).puzzle.code
+    context = contexts.new()
+    context.add_init_script(WATCH)
+    page = contexts.watch(context.new_page())
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    for path in [*PAGES, f"/c/{code}"]:
+        response = page.goto(path, wait_until="networkidle")
+        assert response.headers["content-security-policy"].startswith("default-src 'self'"), path
+        violations = page.evaluate("window.__cspViolations")
+        assert violations == [], (path, violations)
+    # Play a throw, as a player would: the game's scripts run under the policy too.
+    page.goto("/", wait_until="networkidle")
+    play = page.locator("[data-play]")
+    expect(play).not_to_have_attribute("data-state", "loading")
+    play.locator("[data-action=roll]").click()
+    expect(play.locator("[data-role=dice] .die-btn").first).to_be_visible()
+    assert page.evaluate("window.__cspViolations") == []
+    reported = [text for text in console if "Content Security Policy" in text]
+    assert reported + [text for text in console if "Permissions-Policy" in text] == []
