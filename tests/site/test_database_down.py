@@ -200,9 +200,14 @@ def test_api_answers_503_while_the_database_is_down_and_recovers(cluster):
         visitor = Browser(base)
         _assert_unavailable(visitor.call("GET", "/api/daily/today"))
         _assert_unavailable(visitor.call("GET", "/api/challenges/K7M2QX"))
-        # The pages are shells the scripts fill from the API: they need no database.
-        for path in ("/", "/leaderboard", "/me", "/rules"):
+        # Shells that the scripts fill from the API need no database; a page that reads it
+        # (the leaderboard's own state, /me's player) says in plain words to come back soon.
+        for path in ("/", "/rules"):
             assert player.call("GET", path)[0] == 200, path
+        for path in ("/leaderboard", "/me"):
+            status, headers, body = player.call("GET", path)
+            assert (status, headers.get("Retry-After")) == (503, "30"), path
+            assert b"Farkle Daily is briefly unavailable" in body, path
         assert visitor.call("GET", "/healthz")[0] == 503
 
         cluster.start()
