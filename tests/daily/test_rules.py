@@ -30,8 +30,22 @@ def test_rules_farkle_challenge_table(client):
         "turn_rules": [],
         "dice": 6,
         "scoring": [
-            {"label": "one 1", "kind": "single", "count": 1, "face": 1, "points": 100, "dice": [1]},
-            {"label": "one 5", "kind": "single", "count": 1, "face": 5, "points": 50, "dice": [5]},
+            {
+                "label": "a single 1",
+                "kind": "single",
+                "count": 1,
+                "face": 1,
+                "points": 100,
+                "dice": [1],
+            },
+            {
+                "label": "a single 5",
+                "kind": "single",
+                "count": 1,
+                "face": 5,
+                "points": 50,
+                "dice": [5],
+            },
             {
                 "label": "three 1s",
                 "kind": "set",
@@ -215,7 +229,8 @@ def independent_solution(table: farkle.Table, cap: int = 30_000) -> tuple[float,
                 rethrown[hand] += p
                 continue
             best: dict = {}
-            for positions, points, after in farkle.keep_options(throw, table, sets):
+            for option in farkle.keep_options(throw, table, sets):
+                positions, points, after = option.positions, option.points, option.sets
                 left = dice - len(positions)
                 # Hot dice: every die scored, all of them come back (seed 004: must be thrown).
                 key = (
@@ -266,14 +281,20 @@ def test_scoring_groups_cover_every_combo_once(table_id):
 
     groups = scoring_groups(table)
 
-    # Every combination of the engine scores as one of the listed lines (its label, or the
-    # merged "n of a kind"), and each line is listed once.
+    # Every combination of the engine scores as one of the listed lines (by its kind, count and
+    # face, or as the merged "n of a kind"), and each line is listed once.
     labels = [g["label"] for g in groups]
     assert len(labels) == len(set(labels))
-    by_label = {g["label"]: g["points"] for g in groups}
+    by_parts = {(g["kind"], g["count"], g["face"]): g["points"] for g in groups}
+    straights = {tuple(g["dice"]): g["points"] for g in groups if g["kind"] == "straight"}
     for combo in table.combos():
-        merged = f"{combo.label.split()[0]} of a kind"
-        assert by_label.get(combo.label, by_label.get(merged)) == combo.points, combo
+        count = len(combo.faces)
+        if combo.kind == "straight":
+            assert straights[combo.faces] == combo.points, combo
+            continue
+        face = combo.faces[0] if combo.kind in ("single", "set") else None
+        merged = by_parts.get(("of_a_kind", count, None))
+        assert by_parts.get((combo.kind, count, face), merged) == combo.points, combo
     # The example dice of each line score its points under the table.
     assert all(farkle.score(g["dice"], table) >= g["points"] for g in groups)
 
