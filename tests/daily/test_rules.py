@@ -381,3 +381,29 @@ def test_a_fresh_process_serves_rules_without_solving_or_computing_on_the_reques
     assert ("compute" in start, "_groups" in start, start.count("decode")) == (False, False, 1)
     assert start.count("table_data") == len(farkle.TABLES)
     assert request == []
+
+
+def test_rules_api_names_things_in_english_whoever_asks(client):
+    # The payload is cached publicly: the same English for every reader, ids beside each text.
+    tables = {
+        t["id"]: t
+        for t in client.get("/api/rules", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9").json()["tables"]
+    }
+
+    assert tables["farkle-games"]["name"] == "Classic (farkle.games)"
+    assert tables["farkle-challenge"]["scoring"][0]["label"] == "a single 1"
+    assert tables["dix-mille"]["turn_rules"][0] == {
+        "id": "whole_straights",
+        "text": "A thrown straight is kept whole, never split for its 1 or its 5.",
+    }
+
+
+@pytest.mark.django_db
+def test_rules_page_names_tables_and_groups_in_the_readers_language(client):
+    english = client.get("/rules").content.decode()
+    french = client.get("/rules", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9").content.decode()
+
+    # The French of seed 001's table and of a single die, from the translation catalogue.
+    assert ("Classic (farkle.games)" in english, "a single 1" in english) == (True, True)
+    assert ("Classique (farkle.games)" in french, "un 1 seul" in french) == (True, True)
+    assert "Classic (farkle.games)" not in french
