@@ -48,7 +48,7 @@ def test_screenshots_of_the_main_pages(contexts, folder):
     for position in best.positions:
         page.locator(f"[data-pos='{position}']").click()
     page.screenshot(path=folder / "today-playing.png")
-    for position in best[0]:
+    for position in best.positions:
         page.locator(f"[data-pos='{position}']").click()
 
     player.play(greedy())
