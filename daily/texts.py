@@ -1,4 +1,5 @@
-"""The site's words for the engine's ids: table names, turn rules and scoring groups.
+"""The site's words for the engine's ids: table names, turn rules, scoring groups, and the
+rules page's worked examples.
 
 The engine (``farkle``) names things by id only (a table's id, a turn rule's id, a group's kind,
 count and face); this module is the one place that says them to people, lazily translated, for
@@ -61,6 +62,18 @@ _GROUPS: dict[str, Promise] = {
     "three_pairs": _("three pairs"),
     "two_triplets": _("two triplets"),
 }
+
+# Worked examples of the rules page (docs/rules.md); their points come from the engine.
+WORKED_EXAMPLES: list[tuple[tuple[int, ...], Promise]] = [
+    ((1, 1, 1, 1), _("three 1s and a single 1 beat four of a kind")),
+    ((1, 1, 1, 1, 5, 5), _("three 1s, a 1 and two 5s")),
+    ((3, 3, 3, 5, 5, 5), _("two triplets")),
+    ((4, 4, 4, 4, 4, 4), _("six of a kind")),
+    ((1, 2, 3, 4, 5, 6), _("a straight")),
+    ((2, 2, 3, 3, 6, 6), _("three pairs of different values")),
+    ((2, 2, 2, 2, 3, 3), _("not three pairs: the four 2s score, the 3s cannot be kept")),
+    ((2, 3, 4, 6), _("a Farkle: nothing scores")),
+]
 
 
 def table_name(table_id: str) -> str:

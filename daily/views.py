@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
@@ -24,23 +23,11 @@ from daily import selectors, services
 from daily.apis.attempts import parse_day
 from daily.apis.rules import rules_data
 from daily.representations import par, puzzle_status
-from daily.texts import group_label, table_name, turn_rule_text
+from daily.texts import WORKED_EXAMPLES, group_label, table_name, turn_rule_text
 from farkle_site.errors import ApiError
 
 # How many earlier days the leaderboard page links to.
 RECENT_DAYS = 7
-
-# Worked examples of the rules page (docs/rules.md); their points come from the engine.
-WORKED_EXAMPLES = [
-    ((1, 1, 1, 1), gettext_lazy("three 1s and a single 1 beat four of a kind")),
-    ((1, 1, 1, 1, 5, 5), gettext_lazy("three 1s, a 1 and two 5s")),
-    ((3, 3, 3, 5, 5, 5), gettext_lazy("two triplets")),
-    ((4, 4, 4, 4, 4, 4), gettext_lazy("six of a kind")),
-    ((1, 2, 3, 4, 5, 6), gettext_lazy("a straight")),
-    ((2, 2, 3, 3, 6, 6), gettext_lazy("three pairs of different values")),
-    ((2, 2, 2, 2, 3, 3), gettext_lazy("not three pairs: the four 2s score, the 3s cannot be kept")),
-    ((2, 3, 4, 6), gettext_lazy("a Farkle: nothing scores")),
-]
 
 
 def _today_context(now: datetime.datetime) -> dict:
