@@ -18,9 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from farkle import TABLES, keeps, score  # noqa: E402
-from farkle.scoring import _keeps, scorer  # noqa: E402
+from farkle import TABLES, keep_options, score  # noqa: E402
+from farkle.scoring import scorer  # noqa: E402
 from farkle.solver import compute, stored  # noqa: E402
+from farkle.turn import _options  # noqa: E402
 
 THROWS = [
     tuple(random.Random(i).choices(range(1, 7), k=random.Random(-i).randint(1, 6)))
@@ -78,19 +79,19 @@ def fresh_site() -> dict:
 
 def main() -> None:
     scorer("farkle-challenge")
-    uncached = _keeps.__wrapped__
+    uncached = _options.__wrapped__
     rows = [
         ("score a throw (all dice kept)", per_call_us(score, THROWS), 10.0, "µs"),
         (
             "list the valid keeps of a throw, uncached",
-            per_call_us(lambda t: uncached(t, "farkle-challenge"), THROWS),
+            per_call_us(lambda t: uncached(t, "farkle-challenge", ()), THROWS),
             10.0,
             "µs",
         ),
-        ("list the valid keeps of a throw, cached", per_call_us(keeps, THROWS), 10.0, "µs"),
+        ("list the valid keeps of a throw, cached", per_call_us(keep_options, THROWS), 10.0, "µs"),
     ]
     scorer.cache_clear()
-    _keeps.cache_clear()
+    _options.cache_clear()
     start = time.perf_counter()
     expected = compute("farkle-challenge").expected_turn()
     solve_one = time.perf_counter() - start

@@ -13,7 +13,7 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
 from daily.representations import par, puzzle_status
-from daily.views import table_name
+from daily.texts import table_name
 from farkle_site.drf import ScopedAddressThrottle
 from farkle_site.errors import ApiError
 

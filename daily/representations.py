@@ -53,28 +53,24 @@ def puzzle_ref(puzzle: Puzzle) -> dict[str, Any]:
     return {"kind": "challenge", "code": puzzle.code}
 
 
-def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
-    """What a client needs to show and play an attempt, and nothing it must not know."""
+def attempt_data(
+    attempt: Attempt, game: farkle.Game, events: tuple[farkle.Event, ...] = ()
+) -> dict[str, Any]:
+    """What a client needs to show and play an attempt, and nothing it must not know;
+    ``events`` are what the action just applied caused (none when the attempt is only read)."""
     table = game.table
     own = attempt.dice_source == Attempt.DiceSource.OWN
     seed = attempt.seed() if own else None
-    options = []
-    thrown = farkle.keep_options(game.dice, table, game.sets) if game.dice else ()
-    for positions, points, sets in thrown:
-        left = game.in_hand - len(positions)
-        # Seed 004: once every die has scored, all of them must be thrown again.
-        can_bank = bool(left) or not table.full_hand_must_roll
-        # After hot dice every die comes back, and (seed 003) the hand's sets are forgotten.
-        left, sets = (left, sets) if left else (table.dice, ())
-        options.append(
-            {
-                "dice": list(positions),
-                "score": points,
-                "dice_left": left,
-                "farkle_risk": _risk(left, table, sets),
-                "can_bank": can_bank,
-            }
-        )
+    options = [
+        {
+            "dice": list(option.positions),
+            "score": option.points,
+            "dice_left": option.dice_left,
+            "farkle_risk": _risk(option.dice_left, table, option.sets),
+            "can_bank": option.may_bank,
+        }
+        for option in game.keep_options()
+    ]
     return {
         "id": attempt.pk,
         "official": attempt.official,
@@ -107,6 +103,7 @@ def attempt_data(attempt: Attempt, game: farkle.Game) -> dict[str, Any]:
             for turn in game.turns
         ],
         "keep_options": options,
+        "events": [event.to_dict() for event in events],
         "farkle_risk": None if game.finished else _risk(game.in_hand, table, game.sets),
         "started_at": iso(attempt.started_at),
         "finished_at": iso(attempt.finished_at),

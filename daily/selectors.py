@@ -45,4 +45,4 @@ def attempt_game(attempt: Attempt) -> farkle.Game:
     """The attempt's game, replayed from its stored actions (and ended, when its puzzle's close
     finalised it)."""
     game = farkle.Game.replay(attempt.seed(), attempt.actions, attempt.puzzle.table)
-    return game.closed() if attempt.finalised_at_close else game
+    return game.ended_by_close() if attempt.finalised_at_close else game

@@ -14,7 +14,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
@@ -25,94 +24,11 @@ from daily.apis.rules import rules_data
 from daily.models import Attempt, Puzzle
 from daily.representations import par, puzzle_status
 from daily.templatetags.dates import day_text
+from daily.texts import WORKED_EXAMPLES, group_label, table_name, turn_rule_text
 from farkle_site.errors import ApiError
 
 # How many earlier days the leaderboard page links to.
 RECENT_DAYS = 7
-
-# Worked examples of the rules page (docs/rules.md); their points come from the engine.
-WORKED_EXAMPLES = [
-    ((1, 1, 1, 1), gettext_lazy("three 1s and a single 1 beat four of a kind")),
-    ((1, 1, 1, 1, 5, 5), gettext_lazy("three 1s, a 1 and two 5s")),
-    ((3, 3, 3, 5, 5, 5), gettext_lazy("two triplets")),
-    ((4, 4, 4, 4, 4, 4), gettext_lazy("six of a kind")),
-    ((1, 2, 3, 4, 5, 6), gettext_lazy("a straight")),
-    ((2, 2, 3, 3, 6, 6), gettext_lazy("three pairs of different values")),
-    ((2, 2, 2, 2, 3, 3), gettext_lazy("not three pairs: the four 2s score, the 3s cannot be kept")),
-    ((2, 3, 4, 6), gettext_lazy("a Farkle: nothing scores")),
-]
-
-
-def table_name(table_id: str) -> str:
-    """A scoring table's name in the page's language."""
-    names = {
-        "farkle-challenge": _("Farkle Challenge"),
-        "farkle-games": _("Classic (farkle.games)"),
-        "dice-game-depot": _("Dice Game Depot"),
-        "popular": _("Popular (Wikipedia)"),
-        "kingdom-come": _("Kingdom Come: Deliverance"),
-        "smart-box": _("Smart Box Design"),
-        "royal": _("Royal Farkle"),
-        "dix-mille": _("Le 10.000"),
-    }
-    return names.get(table_id, table_id)
-
-
-def turn_rule_text(rule: dict[str, str]) -> str:
-    """A table's turn rule (``/api/rules`` ``turn_rules``) in the page's language."""
-    texts = {
-        "extend_sets": _(
-            "A set kept earlier in the hand grows with newly thrown dice of its face "
-            "(6-6-6 kept, then a 6 thrown: 6-6-6-6, worth 600 more)."
-        ),
-        "whole_straights": _("A thrown straight is kept whole, never split for its 1 or its 5."),
-        "whole_sets": _(
-            "Three or more dice of one face in a throw are kept all together or not at all "
-            "(from 1-1-1-5-5: the three 1s, never one or two of them)."
-        ),
-        "pair_rethrow": _(
-            "Two dice showing a pair that does not score (2-2, 3-3, 4-4, 6-6) are thrown "
-            "again; the turn's points stay."
-        ),
-        "full_hand_must_roll": _(
-            "Once every die has scored, all of them must be thrown again: no banking on a full "
-            "hand."
-        ),
-    }
-    return texts.get(rule["id"], rule["text"])
-
-
-def _group_phrases() -> dict[str, dict[int, str]]:
-    # One phrase per count rather than a number word spliced in: languages agree differently.
-    return {
-        "faces": {
-            1: _("a single %(face)s"),
-            3: _("three %(face)ss"),
-            4: _("four %(face)ss"),
-            5: _("five %(face)ss"),
-            6: _("six %(face)ss"),
-        },
-        "kind": {
-            4: _("four of a kind"),
-            5: _("five of a kind"),
-            6: _("six of a kind"),
-        },
-    }
-
-
-def group_label(group: dict) -> str:
-    """A scoring group of ``/api/rules`` named in the page's language, from its parts."""
-    kind, count, face = group["kind"], group["count"], group["face"]
-    if kind == "three_pairs":
-        return _("three pairs")
-    if kind == "two_triplets":
-        return _("two triplets")
-    if kind == "straight":
-        return _("straight %(run)s") % {"run": "-".join(map(str, group["dice"]))}
-    phrases = _group_phrases()
-    if kind == "of_a_kind":
-        return phrases["kind"][count]
-    return phrases["faces"][count] % {"face": face}
 
 
 def _today_context(now: datetime.datetime) -> dict:
@@ -246,12 +162,18 @@ def rules(request: HttpRequest) -> HttpResponse:
                 **table,
                 "display_name": table_name(table["id"]),
                 "scoring": [
-                    {**group, "display_label": group_label(group)} for group in table["scoring"]
+                    {
+                        **group,
+                        "display_label": group_label(
+                            group["kind"], group["count"], group["face"], group["dice"]
+                        ),
+                    }
+                    for group in table["scoring"]
                 ],
                 "farkle_risk": [
                     {**risk, "percent": risk["risk"] * 100} for risk in table["farkle_risk"]
                 ],
-                "turn_rule_texts": [turn_rule_text(rule) for rule in table.get("turn_rules", [])],
+                "turn_rule_texts": [turn_rule_text(rule["id"]) for rule in table["turn_rules"]],
             }
         )
     examples = [

@@ -6,31 +6,57 @@ change.
 
 from .errors import FarkleError
 from .fair import challenge_seed, commitment, daily_seed, roll_vector
-from .game import AWAITING_KEEP, AWAITING_ROLL, FINISHED, TURNS, Game, Keep, Roll, action_from_dict
+from .game import (
+    AWAITING_KEEP,
+    AWAITING_ROLL,
+    FINISHED,
+    TURNS,
+    Event,
+    Game,
+    Keep,
+    Roll,
+    Throw,
+    action_from_dict,
+)
 from .risk import farkle_risk, risk_table
-from .scoring import best_split, keep_score, keeps, score
+from .scoring import best_split, score
 from .solver import Decision, Solution, solve
-from .tables import DEFAULT_TABLE, TABLES, Combo, Table, get_table
-from .turn import FARKLE, RETHROW, SCORING, is_farkle, keep_options, throw_kind
+from .tables import DEFAULT_TABLE, TABLES, TURN_RULES, Combo, Table, get_table
+from .turn import (
+    FARKLE,
+    RETHROW,
+    SCORING,
+    KeepOption,
+    Sets,
+    is_farkle,
+    keep_option,
+    keep_options,
+    throw_kind,
+)
 
 __all__ = [
     "AWAITING_KEEP",
     "AWAITING_ROLL",
     "DEFAULT_TABLE",
     "FARKLE",
+    "FINISHED",
     "RETHROW",
     "SCORING",
-    "FINISHED",
     "TABLES",
     "TURNS",
+    "TURN_RULES",
     "Combo",
     "Decision",
+    "Event",
     "FarkleError",
     "Game",
     "Keep",
+    "KeepOption",
     "Roll",
+    "Sets",
     "Solution",
     "Table",
+    "Throw",
     "action_from_dict",
     "best_split",
     "challenge_seed",
@@ -39,9 +65,8 @@ __all__ = [
     "farkle_risk",
     "get_table",
     "is_farkle",
+    "keep_option",
     "keep_options",
-    "keep_score",
-    "keeps",
     "risk_table",
     "roll_vector",
     "score",

@@ -9,15 +9,31 @@ from . import solver
 from .errors import FarkleError
 from .game import TURNS
 from .risk import risk_table
-from .scoring import best_split, keeps, leftover, score
-from .tables import DEFAULT_TABLE, TABLES, get_table
-from .turn import RETHROW, throw_kind
+from .scoring import best_split, leftover, score
+from .tables import DEFAULT_TABLE, TABLES, Combo, get_table
+from .turn import RETHROW, keep_options, throw_kind
 
 # Plain text for -h: the module docstring is reST.
 DESCRIPTION = (
     "Score dice, list the keeps of a throw, show Farkle risks and optimal play, on any of the "
     "site's scoring tables (--table, before or after the command)."
 )
+
+
+# The command line's English names of the engine's groups (the site's are in ``daily.texts``).
+_COUNTS = {1: "one", 3: "three", 4: "four", 5: "five", 6: "six"}
+_GROUPS = {"three_pairs": "three pairs", "two_triplets": "two triplets"}
+
+
+def group_name(combo: Combo) -> str:
+    """A scoring group in English: "one 5", "three 2s", "straight 1-2-3-4-5"."""
+    if combo.kind == "single":
+        return f"one {combo.face}"
+    if combo.kind == "set":
+        return f"{_COUNTS[combo.count]} {combo.face}s"
+    if combo.kind == "straight":
+        return "straight " + "-".join(map(str, combo.faces))
+    return _GROUPS[combo.kind]
 
 
 def _face(text: str) -> int:
@@ -33,13 +49,13 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(f"{_show(args.dice)}: does not score, these dice cannot be kept: {_show(left)}")
         return 1
     split = sorted(best_split(args.dice, args.table), key=lambda c: -c.points)
-    groups = " + ".join(f"{c.label} ({c.points:,})" for c in split)
+    groups = " + ".join(f"{group_name(c)} ({c.points:,})" for c in split)
     print(f"{_show(args.dice)}: {points:,} = {groups}")
     return 0
 
 
 def _cmd_keeps(args: argparse.Namespace) -> int:
-    options = keeps(args.dice, args.table)
+    options = keep_options(args.dice, args.table)
     if not options:
         if throw_kind(tuple(args.dice), get_table(args.table)) == RETHROW:
             print(
@@ -50,14 +66,13 @@ def _cmd_keeps(args: argparse.Namespace) -> int:
             print(f"{_show(args.dice)}: Farkle, nothing scores")
         return 0
     # Dice of one face are interchangeable: one line per choice of dice, at its first positions.
-    choices: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
-    for positions, points in sorted(options, key=lambda o: (-o[1], o[0])):
-        choices.setdefault(tuple(sorted(args.dice[p] for p in positions)), (positions, points))
+    choices = {}
+    for option in sorted(options, key=lambda o: (-o.points, o.positions)):
+        choices.setdefault(tuple(sorted(option.dice)), option)
     print(f"{_show(args.dice)}: {len(choices)} valid keeps")
     print(f"{'positions':<14}{'dice':<14}{'points':>7}")
-    for positions, points in choices.values():
-        dice = [args.dice[p] for p in positions]
-        print(f"{_show(positions):<14}{_show(dice):<14}{points:>7,}")
+    for option in choices.values():
+        print(f"{_show(option.positions):<14}{_show(option.dice):<14}{option.points:>7,}")
     return 0
 
 

@@ -31,7 +31,7 @@ from .game import AWAITING_ROLL, Game, Keep, Roll, action_from_dict
 from .outcomes import throws
 from .solver import solve
 from .tables import DEFAULT_TABLE, Table, get_table
-from .turn import FARKLE, Sets, keep_options, throw_kind
+from .turn import FARKLE, KeepOption, Sets, throw_kind
 
 # A game is held when its p-value is below this: by construction fewer than 1 in 100,000 honest
 # games are (P(p <= α) <= α for any honest strategy).
@@ -124,20 +124,15 @@ def choices(
 def _choice(game: Game, action: Keep, solution) -> list[Choice]:
     t = game.table
     positions = tuple(sorted(action.positions))
-    option = next(
-        (o for o in keep_options(game.dice, t, game.sets) if o[0] == positions),
-        None,
-    )
+    option = next((o for o in game.keep_options() if o.positions == positions), None)
     if option is None:
         # Not a valid keep: the game refuses it right after, so it is no choice.
         return []
-    _, points, after = option
-    left = game.in_hand - len(positions)
-    if not left and t.full_hand_must_roll:
+    if not option.may_bank:
         # Seed 004: a full hand must be thrown again; there is nothing to choose.
         return []
-    dice, sets = (left, after) if left else (t.dice, ())
-    turn_points = game.turn_points + points
+    dice, sets = option.hand
+    turn_points = game.turn_points + option.points
     hidden = tuple(roll_vector(game.seed, game.turn, game.roll + 1, t.dice)[:dice])
     roll_value = solution.roll_value(turn_points, dice, sets)
     return [
@@ -224,23 +219,13 @@ Peek = Callable[[int, Sets], bool]
 Policy = Callable[[Game, random.Random, Peek], Keep]
 
 
-def _options(game: Game) -> list[tuple[tuple[int, ...], int, int, Sets]]:
-    """The current throw's keeps: positions, points, dice in hand after, sets after."""
-    t = game.table
-    found = []
-    for positions, points, after in keep_options(game.dice, t, game.sets):
-        left = game.in_hand - len(positions)
-        found.append((positions, points, *((left, after) if left else (t.dice, ()))))
-    return found
+def _option(game: Game, positions: tuple[int, ...]) -> KeepOption:
+    return next(o for o in game.keep_options() if o.positions == positions)
 
 
-def _must_roll(game: Game, positions: tuple[int, ...]) -> bool:
-    return game.table.full_hand_must_roll and len(positions) == game.in_hand
-
-
-def _greedy_keep(game: Game) -> tuple[tuple[int, ...], int, int, Sets]:
+def _greedy_keep(game: Game) -> KeepOption:
     """The most points, then the fewest dice kept."""
-    return max(_options(game), key=lambda o: (o[1], -len(o[0])))
+    return max(game.keep_options(), key=lambda o: (o.points, -len(o.positions)))
 
 
 def solver_policy(game: Game, rng: random.Random, peek: Peek) -> Keep:
@@ -253,10 +238,9 @@ def bank_from(points: int) -> Policy:
     """Keep the most points, bank as soon as the turn holds ``points``."""
 
     def policy(game: Game, rng: random.Random, peek: Peek) -> Keep:
-        positions, gained, _, _ = _greedy_keep(game)
-        held = game.turn_points + gained
-        bank = held >= points and not _must_roll(game, positions)
-        return Keep(positions, "bank" if bank else "roll")
+        option = _greedy_keep(game)
+        bank = game.turn_points + option.points >= points and option.may_bank
+        return Keep(option.positions, "bank" if bank else "roll")
 
     return policy
 
@@ -265,10 +249,10 @@ def by_dice_left(thresholds: Mapping[int, int]) -> Policy:
     """Keep the most points; bank once the turn holds the threshold for the dice left."""
 
     def policy(game: Game, rng: random.Random, peek: Peek) -> Keep:
-        positions, gained, left, _ = _greedy_keep(game)
-        held = game.turn_points + gained
-        bank = held >= thresholds.get(left, 0) and not _must_roll(game, positions)
-        return Keep(positions, "bank" if bank else "roll")
+        option = _greedy_keep(game)
+        held = game.turn_points + option.points
+        bank = held >= thresholds.get(option.dice_left, 0) and option.may_bank
+        return Keep(option.positions, "bank" if bank else "roll")
 
     return policy
 
@@ -278,7 +262,7 @@ def noisy(policy: Policy, mistakes: float) -> Policy:
 
     def noisy_policy(game: Game, rng: random.Random, peek: Peek) -> Keep:
         keep = policy(game, rng, peek)
-        if rng.random() < mistakes and not _must_roll(game, keep.positions):
+        if rng.random() < mistakes and _option(game, keep.positions).may_bank:
             return Keep(keep.positions, "roll" if keep.then == "bank" else "bank")
         return keep
 
@@ -287,27 +271,26 @@ def noisy(policy: Policy, mistakes: float) -> Policy:
 
 def random_policy(game: Game, rng: random.Random, peek: Peek) -> Keep:
     """Any valid keep, then roll or bank on a coin flip."""
-    positions, _, _, _ = rng.choice(_options(game))
-    bank = rng.random() < 0.5 and not _must_roll(game, positions)
-    return Keep(positions, "bank" if bank else "roll")
+    option = rng.choice(game.keep_options())
+    bank = rng.random() < 0.5 and option.may_bank
+    return Keep(option.positions, "bank" if bank else "roll")
 
 
 def peeker(game: Game, rng: random.Random, peek: Peek) -> Keep:
     """The issue's attack: the solver's keep, then roll exactly when the next throw scores."""
-    positions = solver_policy(game, rng, peek).positions
-    _, _, left, sets = next(o for o in _options(game) if o[0] == positions)
-    if _must_roll(game, positions):
-        return Keep(positions, "roll")
-    return Keep(positions, "bank" if peek(left, sets) else "roll")
+    option = _option(game, solver_policy(game, rng, peek).positions)
+    if not option.may_bank:
+        return Keep(option.positions, "roll")
+    return Keep(option.positions, "bank" if peek(*option.hand) else "roll")
 
 
 def dodger(game: Game, rng: random.Random, peek: Peek) -> Keep:
     """A quieter cheat: optimal play, except banking whenever the next throw would Farkle."""
     keep = solver_policy(game, rng, peek)
-    if keep.then == "bank" or _must_roll(game, keep.positions):
+    option = _option(game, keep.positions)
+    if keep.then == "bank" or not option.may_bank:
         return keep
-    _, _, left, sets = next(o for o in _options(game) if o[0] == keep.positions)
-    return Keep(keep.positions, "bank") if peek(left, sets) else keep
+    return Keep(keep.positions, "bank") if peek(*option.hand) else keep
 
 
 def sometimes(policy: Policy, share: float) -> Policy:

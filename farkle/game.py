@@ -7,15 +7,14 @@ determined by its seed, its table and its list of actions, and replaying the lis
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import FarkleError
 from .fair import roll_vector
-from .scoring import check_positions
 from .tables import DEFAULT_TABLE, Table, get_table
-from .turn import FARKLE, RETHROW, Sets, keep_options, keep_points, throw_kind
+from .turn import FARKLE, RETHROW, KeepOption, Sets, keep_option, keep_options, throw_kind
 
 TURNS = 10
 
@@ -68,15 +67,60 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
 
 @dataclass(frozen=True)
 class Throw:
-    """One throw of a turn and what was kept from it (nothing yet, or a Farkle)."""
+    """One throw of a turn, with the hand it was thrown from and what was kept from it."""
 
     dice: tuple[int, ...]
-    kept: tuple[int, ...] = ()
-    points: int = 0
+    # Sets of the hand the dice were thrown into (seed 003); the hand's size is ``len(dice)``.
+    sets: Sets = ()
+    keep: KeepOption | None = None
     farkle: bool = False
-    hot_dice: bool = False
     # Seed 004: a non-scoring pair, thrown again with the turn's points kept.
     rethrow: bool = False
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """Positions kept from this throw (none yet, or a Farkle)."""
+        return () if self.keep is None else self.keep.positions
+
+    @property
+    def points(self) -> int:
+        """Points the keep of this throw scored."""
+        return 0 if self.keep is None else self.keep.points
+
+    @property
+    def hot_dice(self) -> bool:
+        """Every die of the hand scored with this keep."""
+        return self.keep is not None and self.keep.hot_dice
+
+
+@dataclass(frozen=True)
+class Event:
+    """What an action caused, in order: ids and numbers for a client to show, no text.
+
+    ``kind`` is one of ``rolled`` (``dice`` thrown as throw ``roll`` of ``turn``), ``kept``
+    (``positions`` for ``points``), ``farkle`` (the turn ends, ``points`` at risk lost),
+    ``rethrow`` (seed 004: the pair in ``dice`` is thrown again, points kept), ``hot_dice``
+    (every die scored: ``in_hand`` dice come back for the next throw), ``banked`` (``points``
+    added, ``score`` banked in all), ``turn_started`` and ``game_finished`` (final ``score``).
+    """
+
+    kind: str
+    turn: int
+    roll: int | None = None
+    dice: tuple[int, ...] | None = None
+    positions: tuple[int, ...] | None = None
+    points: int | None = None
+    score: int | None = None
+    in_hand: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON, without the fields its kind does not use."""
+        found: dict[str, Any] = {"kind": self.kind, "turn": self.turn}
+        for name in ("roll", "dice", "positions", "points", "score", "in_hand"):
+            value = getattr(self, name)
+            if value is not None:
+                found[name] = list(value) if isinstance(value, tuple) else value
+        return found
 
 
 @dataclass(frozen=True)
@@ -106,6 +150,8 @@ class Game:
     turns: tuple[Turn, ...] = (Turn(number=1),)
     # Sets kept in the current hand, which seed 003's tables let newly thrown dice extend.
     sets: Sets = ()
+    # What the action that made this game caused (none for a new game), for clients to show.
+    events: tuple[Event, ...] = ()
 
     @classmethod
     def new(cls, seed: bytes, table: str | Table = DEFAULT_TABLE) -> Game:
@@ -134,13 +180,13 @@ class Game:
     def finished(self) -> bool:
         return self.state == FINISHED
 
-    def keep_options(self) -> tuple[tuple[tuple[int, ...], int], ...]:
-        """Every valid keep of the current throw: (positions, points)."""
+    def keep_options(self) -> tuple[KeepOption, ...]:
+        """Every valid keep of the current throw, with what follows each."""
         if not self.dice:
             return ()
-        return tuple((p, points) for p, points, _ in keep_options(self.dice, self.table, self.sets))
+        return keep_options(self.dice, self.table, self.sets)
 
-    def closed(self) -> Game:
+    def ended_by_close(self) -> Game:
         """The game ended by its puzzle's close: banked points stay, points at risk are lost
         (docs/play.md), and turns not reached are not played."""
         if self.finished:
@@ -150,50 +196,51 @@ class Game:
             turns = (*turns[:-1], replace(turns[-1], points=0, done=True))
         else:
             turns = turns[:-1]
-        return replace(self, state=FINISHED, turns=turns, turn_points=0, in_hand=0, roll=0, sets=())
+        return replace(
+            self, state=FINISHED, turns=turns, turn_points=0, in_hand=0, roll=0, sets=(), events=()
+        )
 
     def apply(self, action: Action) -> Game:
-        """The game after ``action``; FarkleError (and this game unchanged) when refused."""
+        """The game after ``action``, its ``events`` saying what the action caused; FarkleError
+        (and this game unchanged) when refused."""
         if self.state == FINISHED:
             raise FarkleError("finished", "The game is over.")
         if isinstance(action, Roll):
             if self.state != AWAITING_ROLL:
                 raise FarkleError("wrong_state", "Keep at least one die from this throw first.")
-            return replace(self, step=self.step + 1)._throw()
+            return replace(self, step=self.step + 1, events=())._throw()
         if isinstance(action, Keep):
             if self.state != AWAITING_KEEP:
                 raise FarkleError("wrong_state", "Roll the dice first.")
             if action.then not in ("roll", "bank"):
                 raise FarkleError("invalid_action", "`then` is either 'roll' or 'bank'.")
-            return replace(self, step=self.step + 1)._keep(action)
+            return replace(self, step=self.step + 1, events=())._keep(action)
         raise FarkleError("invalid_action", "Unknown action.")
 
+    def _event(self, kind: str, **fields: Any) -> Game:
+        return replace(self, events=(*self.events, Event(kind, self.turn, **fields)))
+
     def _keep(self, action: Keep) -> Game:
-        check_positions(self.dice, action.positions)
-        positions = tuple(sorted(action.positions))
-        kept = keep_points(self.dice, positions, self.table, self.sets)
-        if kept is None:
-            raise FarkleError("not_scoring", "Every kept die must score.")
-        points, sets = kept
-        in_hand = self.in_hand - len(positions)
-        hot_dice = in_hand == 0
-        if hot_dice and action.then == "bank" and self.table.full_hand_must_roll:
+        option = keep_option(self.dice, action.positions, self.table, self.sets)
+        if action.then == "bank" and not option.may_bank:
             raise FarkleError(
                 "wrong_state", "Every die has scored: all of them must be thrown again."
             )
         turn = self.turns[-1]
-        kept = replace(turn.throws[-1], kept=positions, points=points, hot_dice=hot_dice)
+        kept = replace(turn.throws[-1], keep=option)
         turn = replace(turn, throws=(*turn.throws[:-1], kept))
-        # Hot dice (seed 000): once every die of the turn has scored, all of them come back.
         game = replace(
             self,
-            in_hand=self.table.dice if hot_dice else in_hand,
-            turn_points=self.turn_points + points,
+            in_hand=option.dice_left,
+            turn_points=self.turn_points + option.points,
             turns=(*self.turns[:-1], turn),
-            sets=() if hot_dice else sets,
-        )
+            sets=option.sets,
+        )._event("kept", positions=option.positions, points=option.points)
         if action.then == "bank":
             return game._end_turn(banked=game.turn_points, farkle=False)
+        if option.hot_dice:
+            # Hot dice (seed 000): once every die of the turn has scored, all of them come back.
+            game = game._event("hot_dice", in_hand=option.dice_left)
         return game._throw()
 
     def _throw(self) -> Game:
@@ -201,24 +248,27 @@ class Game:
         dice = tuple(roll_vector(self.seed, self.turn, roll, self.table.dice)[: self.in_hand])
         turn = self.turns[-1]
         kind = throw_kind(dice, self.table, self.sets)
-        thrown = Throw(dice=dice, farkle=kind == FARKLE, rethrow=kind == RETHROW)
+        thrown = Throw(dice=dice, sets=self.sets, farkle=kind == FARKLE, rethrow=kind == RETHROW)
         turn = replace(turn, throws=(*turn.throws, thrown))
         game = replace(self, roll=roll, state=AWAITING_KEEP, turns=(*self.turns[:-1], turn))
+        game = game._event("rolled", roll=roll, dice=dice)
         if kind == FARKLE:
             # Seed 000: a throw that scores nothing loses the turn's points and ends the turn.
+            game = game._event("farkle", points=self.turn_points)
             return game._end_turn(banked=0, farkle=True)
         if kind == RETHROW:
             # Seed 004: the pair is thrown again; nothing to keep, the points stay at risk.
-            return replace(game, state=AWAITING_ROLL)
+            return replace(game, state=AWAITING_ROLL)._event("rethrow", dice=dice)
         return game
 
     def _end_turn(self, *, banked: int, farkle: bool) -> Game:
         turn = replace(self.turns[-1], points=banked, farkle=farkle, done=True)
         turns = (*self.turns[:-1], turn)
         score = self.score + banked
+        game = self if farkle else self._event("banked", points=banked, score=score)
         if self.turn == TURNS:
             return replace(
-                self,
+                game,
                 state=FINISHED,
                 turns=turns,
                 score=score,
@@ -226,9 +276,9 @@ class Game:
                 in_hand=0,
                 roll=0,
                 sets=(),
-            )
+            )._event("game_finished", score=score)
         return replace(
-            self,
+            game,
             state=AWAITING_ROLL,
             turn=self.turn + 1,
             roll=0,
@@ -237,11 +287,4 @@ class Game:
             score=score,
             turns=(*turns, Turn(number=self.turn + 1)),
             sets=(),
-        )
-
-
-def play(game: Game, actions: Sequence[Action]) -> Game:
-    """Apply several actions in order."""
-    for action in actions:
-        game = game.apply(action)
-    return game
+        )._event("turn_started")

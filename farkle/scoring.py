@@ -1,16 +1,16 @@
-"""Scoring a set of dice and listing the valid keeps of a throw.
+"""Scoring a set of dice: its best split into the scoring groups of a table.
 
 A multiset of dice is packed into one integer, three bits of count per face, so that the dice
 picked by any subset of a throw's positions add up to the key of their multiset. Each table
 precomputes the best split of every multiset of up to six dice once (there are 923), and a
-throw's keeps are then 63 additions and look-ups at most.
+throw's keeps (``farkle.turn``) are then 63 additions and look-ups at most.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 from .errors import FarkleError
@@ -18,7 +18,7 @@ from .tables import DEFAULT_TABLE, FACES, Combo, Table, get_table
 
 _WEIGHT = {face: 1 << (3 * (face - 1)) for face in FACES}
 # The positions of every bit mask over six dice, shared by all keep lists.
-_POSITIONS = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(64))
+POSITIONS = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(64))
 
 
 def pack(dice: Iterable[int]) -> int:
@@ -76,7 +76,8 @@ def scorer(table: str | Table = DEFAULT_TABLE) -> Scorer:
     return Scorer.build(get_table(table))
 
 
-def _check_dice(dice: Sequence[int], limit: int) -> None:
+def check_dice(dice: Sequence[int], limit: int) -> None:
+    """FarkleError ``invalid_dice`` unless there are 1 to ``limit`` dice with faces 1 to 6."""
     if not 0 < len(dice) <= limit or any(d not in _WEIGHT for d in dice):
         raise FarkleError("invalid_dice", f"Expected 1 to {limit} dice with faces 1 to 6.")
 
@@ -84,14 +85,14 @@ def _check_dice(dice: Sequence[int], limit: int) -> None:
 def score(dice: Sequence[int], table: str | Table = DEFAULT_TABLE) -> int | None:
     """Best score that uses every one of ``dice``; None when some die cannot score."""
     s = scorer(table)
-    _check_dice(dice, s.table.dice)
+    check_dice(dice, s.table.dice)
     return s.score(dice)
 
 
 def best_split(dice: Sequence[int], table: str | Table = DEFAULT_TABLE) -> tuple[Combo, ...] | None:
     """The scoring groups of the best split of ``dice``, or None when some die cannot score."""
     s = scorer(table)
-    _check_dice(dice, s.table.dice)
+    check_dice(dice, s.table.dice)
     return s.split(dice)
 
 
@@ -99,67 +100,13 @@ def leftover(dice: Sequence[int], table: str | Table = DEFAULT_TABLE) -> tuple[i
     """The dice that cannot score beside the others: what the largest scoring part of ``dice``
     leaves out (most dice, then most points), sorted; empty when every die scores."""
     s = scorer(table)
-    _check_dice(dice, s.table.dice)
+    check_dice(dice, s.table.dice)
     best: tuple[int, int, int] = (0, 0, 0)
     for mask in range(1, 1 << len(dice)):
-        points = s.score([dice[i] for i in _POSITIONS[mask]])
+        points = s.score([dice[i] for i in POSITIONS[mask]])
         if points is not None:
             best = max(best, (mask.bit_count(), points, mask))
     return tuple(sorted(d for i, d in enumerate(dice) if not best[2] >> i & 1))
-
-
-@lru_cache(maxsize=65536)
-def _keeps(throw: tuple[int, ...], table_id: str) -> tuple[tuple[tuple[int, ...], int], ...]:
-    s = scorer(table_id)
-    best = s.best
-    if s.table.whole_straights and tuple(sorted(throw)) in s.table.straights:
-        # Seed 004: a thrown straight is taken whole, never split for its 1 or its 5.
-        return ((tuple(range(len(throw))), best[pack(throw)][0]),)
-    weights = [_WEIGHT[d] for d in throw]
-    sums = [0] * (1 << len(throw))
-    # Seed 004: «Ce n'est pas une combinaison liée tant qu'il n'y a pas de brelan»: once a face
-    # shows three or more times, its dice are one group, kept all together or not at all.
-    bound = _bound_groups(throw) if s.table.whole_sets else ()
-    found = []
-    for mask in range(1, len(sums)):
-        low = mask & -mask
-        sums[mask] = sums[mask ^ low] + weights[low.bit_length() - 1]
-        if any(mask & group not in (0, group) for group in bound):
-            continue
-        hit = best.get(sums[mask])
-        if hit is not None:
-            found.append((_POSITIONS[mask], hit[0]))
-    return tuple(found)
-
-
-def _bound_groups(throw: tuple[int, ...]) -> tuple[int, ...]:
-    """Bit masks of the positions of each face thrown three or more times."""
-    masks = {face: 0 for face in FACES}
-    for position, face in enumerate(throw):
-        masks[face] |= 1 << position
-    return tuple(mask for mask in masks.values() if mask.bit_count() >= 3)
-
-
-def keeps(
-    throw: Sequence[int], table: str | Table = DEFAULT_TABLE
-) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Every valid keep of a throw: (positions, score), positions ascending, in mask order."""
-    t = get_table(table)
-    _check_dice(throw, t.dice)
-    return _keeps(tuple(throw), t.id)
-
-
-def keep_score(
-    throw: Sequence[int], positions: Sequence[int], table: str | Table = DEFAULT_TABLE
-) -> int:
-    """Points of keeping these positions of a throw; FarkleError when the keep is refused."""
-    check_positions(throw, positions)
-    # Through the throw's keeps rather than the dice alone: a rule such as seed 004's whole
-    # straights depends on the throw.
-    points = dict(keeps(throw, table)).get(tuple(sorted(positions)))
-    if points is None:
-        raise FarkleError("not_scoring", "Every kept die must score.")
-    return points
 
 
 def check_positions(throw: Sequence[int], positions: Sequence[int]) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 
 from .outcomes import throws
 from .tables import DEFAULT_TABLE, TABLES, Table, get_table
-from .turn import RETHROW, Sets, keep_options, throw_kind
+from .turn import RETHROW, Hand, Sets, keep_options, throw_kind
 
 # Far above any threshold of the seeds' tables: with six dice, rolling stops paying off well
 # before 20,000 points at risk, and the cap is checked after solving.
@@ -46,7 +46,6 @@ VALUES_FILE = "solutions.f64.xz"
 # Changes when the meaning of the stored numbers changes.
 FORMAT = 1
 
-Hand = tuple[int, Sets]
 # After a throw: the next hand, the units gained, and whether banking is allowed there.
 Option = tuple[Hand, int, bool]
 
@@ -98,18 +97,14 @@ class Solution:
         self, turn_points: int, throw: tuple[int, ...] | list[int], sets: Sets = ()
     ) -> Decision | None:
         """The best keep of a throw and what to do next; None when there is nothing to keep."""
-        full = self.table.dice
         choices = []
-        for positions, points, after in keep_options(tuple(throw), self.table, sets):
-            total = turn_points + points
-            left = len(throw) - len(positions)
-            hand = (left, after) if left else (full, ())
-            roll = self.roll_value(total, *hand)
-            must_roll = not left and self.table.full_hand_must_roll
-            then = "roll" if must_roll or roll > total else "bank"
+        for option in keep_options(throw, self.table, sets):
+            total = turn_points + option.points
+            roll = self.roll_value(total, *option.hand)
+            then = "roll" if not option.may_bank or roll > total else "bank"
             worth = roll if then == "roll" else float(total)
             # Prefer more points, then fewer dice kept (more left to throw), on exact ties.
-            choices.append((worth, points, -len(positions), positions, then))
+            choices.append((worth, option.points, -len(option.positions), option.positions, then))
         if not choices:
             return None
         expected, _, _, positions, then = max(choices)
@@ -157,13 +152,9 @@ def _groups(table: Table, hand: Hand, unit: int) -> tuple[list[tuple[float, tupl
             rethrow += float(probability)
             continue
         best: dict[tuple[Hand, bool], int] = {}
-        for positions, points, after in keep_options(throw, table, sets):
-            left = dice - len(positions)
-            if left:
-                key = ((left, after), True)
-            else:
-                key = ((table.dice, ()), not table.full_hand_must_roll)
-            best[key] = max(best.get(key, 0), points // unit)
+        for option in keep_options(throw, table, sets):
+            key = (option.hand, option.may_bank)
+            best[key] = max(best.get(key, 0), option.points // unit)
         options = tuple(sorted((h, gain, may_bank) for (h, may_bank), gain in best.items()))
         if options:
             merged[options] += float(probability)

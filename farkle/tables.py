@@ -14,6 +14,9 @@ from types import MappingProxyType
 
 FACES = (1, 2, 3, 4, 5, 6)
 DEFAULT_TABLE = "farkle-challenge"
+# The ids of the rules that change the turn itself, each a flag of ``Table``; their texts for
+# people live with the site (``daily.texts``) and the command line.
+TURN_RULES = ("extend_sets", "whole_straights", "whole_sets", "pair_rethrow", "full_hand_must_roll")
 
 
 def _frozen(mapping: Mapping) -> Mapping:
@@ -26,9 +29,19 @@ class Combo:
 
     faces: tuple[int, ...]
     points: int
-    label: str
-    # single, set (three or more of one face), straight, three_pairs or two_triplets.
+    # single, set (three or more of one face), straight, three_pairs or two_triplets: the id a
+    # site or the command line names the group by, with ``count`` and ``face``.
     kind: str
+
+    @property
+    def count(self) -> int:
+        """How many dice the group uses."""
+        return len(self.faces)
+
+    @property
+    def face(self) -> int | None:
+        """The face of a single or a set; None for a group of several faces."""
+        return self.faces[0] if self.kind in ("single", "set") else None
 
 
 @dataclass(frozen=True)
@@ -36,7 +49,6 @@ class Table:
     """A scoring system: singles, n-of-a-kind, straights and the six-dice combinations."""
 
     id: str
-    name: str
     source: str
     singles: Mapping[int, int] = field(default_factory=lambda: _frozen({1: 100, 5: 50}))
     # Three of a kind by face; seed 000: three 1s are 1,000, other faces 100 × face.
@@ -83,43 +95,28 @@ class Table:
             return self.triples[face] * self.kinds[count]
         return self.kinds[count]
 
-    def turn_rules(self) -> tuple[tuple[str, str], ...]:
-        """The table's rules beyond scoring: (id, what it means), for players."""
-        rules = {
-            "extend_sets": "A set kept earlier in the hand grows with newly thrown dice of its "
-            "face (6-6-6 kept, then a 6 thrown: 6-6-6-6, worth 600 more).",
-            "whole_straights": "A thrown straight is kept whole, never split for its 1 or its 5.",
-            "whole_sets": "Three or more dice of one face in a throw are kept all together or "
-            "not at all (from 1-1-1-5-5: the three 1s, never one or two of them).",
-            "pair_rethrow": "Two dice showing a pair that does not score (2-2, 3-3, 4-4, 6-6) are "
-            "thrown again; the turn's points stay.",
-            "full_hand_must_roll": "Once every die has scored, all of them must be thrown again: "
-            "no banking on a full hand.",
-        }
-        return tuple((rule, text) for rule, text in rules.items() if getattr(self, rule))
+    def turn_rules(self) -> tuple[str, ...]:
+        """Ids of the table's rules beyond scoring (its flags that are set), in a fixed order."""
+        return tuple(rule for rule in TURN_RULES if getattr(self, rule))
 
     def combos(self) -> tuple[Combo, ...]:
         """Every scoring group of this table, at most ``dice`` dice each."""
         found: list[Combo] = []
         for face, points in self.singles.items():
-            found.append(Combo((face,), points, f"one {face}", "single"))
-        names = {3: "three", 4: "four", 5: "five", 6: "six"}
+            found.append(Combo((face,), points, "single"))
         for count in range(3, self.dice + 1):
             for face in FACES:
                 points = self.kind_points(face, count)
                 if points is not None:
-                    found.append(Combo((face,) * count, points, f"{names[count]} {face}s", "set"))
+                    found.append(Combo((face,) * count, points, "set"))
         for run, points in self.straights.items():
-            label = "straight " + "-".join(map(str, run))
-            found.append(Combo(tuple(sorted(run)), points, label, "straight"))
+            found.append(Combo(tuple(sorted(run)), points, "straight"))
         if self.three_pairs is not None and self.dice >= 6:
             for trio in combinations(FACES, 3):
-                faces = tuple(sorted(trio * 2))
-                found.append(Combo(faces, self.three_pairs, "three pairs", "three_pairs"))
+                found.append(Combo(tuple(sorted(trio * 2)), self.three_pairs, "three_pairs"))
         if self.two_triplets is not None and self.dice >= 6:
             for pair in combinations(FACES, 2):
-                faces = tuple(sorted(pair * 3))
-                found.append(Combo(faces, self.two_triplets, "two triplets", "two_triplets"))
+                found.append(Combo(tuple(sorted(pair * 3)), self.two_triplets, "two_triplets"))
         return tuple(c for c in found if len(c.faces) <= self.dice)
 
 
@@ -134,12 +131,10 @@ TABLES: Mapping[str, Table] = _frozen(
         for t in (
             Table(
                 id="farkle-challenge",
-                name="Farkle Challenge",
                 source="seed 000",
             ),
             Table(
                 id="farkle-games",
-                name="Classic (farkle.games)",
                 source="seed 001",
                 kinds=_times_triple(2, 3, 4),
                 kinds_multiply_triple=True,
@@ -149,7 +144,6 @@ TABLES: Mapping[str, Table] = _frozen(
             ),
             Table(
                 id="dice-game-depot",
-                name="Dice Game Depot",
                 source="seed 001",
                 kinds=_times_triple(2, 3, 4),
                 kinds_multiply_triple=True,
@@ -159,14 +153,12 @@ TABLES: Mapping[str, Table] = _frozen(
             ),
             Table(
                 id="popular",
-                name="Popular (Wikipedia)",
                 source="seed 001",
                 straights=_frozen({(1, 2, 3, 4, 5, 6): 2500}),
                 two_triplets=None,
             ),
             Table(
                 id="kingdom-come",
-                name="Kingdom Come: Deliverance",
                 source="seed 001",
                 # Four of a kind doubles the triple, and each further die doubles again.
                 kinds=_times_triple(2, 4, 8),
@@ -179,7 +171,6 @@ TABLES: Mapping[str, Table] = _frozen(
             ),
             Table(
                 id="smart-box",
-                name="Smart Box Design",
                 source="seed 002",
                 # No groups beyond a triple: extra dice score only as single 1s and 5s.
                 kinds=_frozen({}),
@@ -189,7 +180,6 @@ TABLES: Mapping[str, Table] = _frozen(
             ),
             Table(
                 id="royal",
-                name="Royal Farkle",
                 source="seed 003",
                 kinds=_times_triple(2, 3, 4),
                 kinds_multiply_triple=True,
@@ -199,7 +189,6 @@ TABLES: Mapping[str, Table] = _frozen(
             ),
             Table(
                 id="dix-mille",
-                name="Le 10.000",
                 source="seed 004",
                 dice=5,
                 # Seed 004's «Carrés» lists 4,000 (four 1s), 800, 1,200, 1,600, 2,000 and 2,400:

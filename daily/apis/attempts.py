@@ -142,4 +142,4 @@ class AttemptActionsApi(APIView):
             if "attempt" in error.extra:
                 error.extra["attempt"] = attempt_data(*error.extra["attempt"])
             raise
-        return Response(attempt_data(attempt, game))
+        return Response(attempt_data(attempt, game, game.events))

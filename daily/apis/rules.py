@@ -10,6 +10,7 @@ from collections import defaultdict
 from functools import cache
 from typing import Any
 
+from django.utils import translation
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import cache_control
 from drf_spectacular.utils import extend_schema
@@ -20,6 +21,7 @@ from rest_framework.views import APIView
 import farkle
 from daily.apis import schemas
 from daily.representations import par
+from daily.texts import group_label, table_name, turn_rule_text
 
 
 def scoring_groups(table: farkle.Table) -> list[dict[str, Any]]:
@@ -29,29 +31,31 @@ def scoring_groups(table: farkle.Table) -> list[dict[str, Any]]:
     combos = table.combos()
     kind_points: dict[int, list[int]] = defaultdict(list)
     for combo in combos:
-        if combo.kind == "set" and len(combo.faces) >= 4:
-            kind_points[len(combo.faces)].append(combo.points)
+        if combo.kind == "set" and combo.count >= 4:
+            kind_points[combo.count].append(combo.points)
     # n of a kind is one line when every face has it and pays the same for it.
     merged = {n for n, points in kind_points.items() if len(points) == 6 and len(set(points)) == 1}
     # Merged groups are shown with a face that scores nothing alone: four 1s would also read as
     # three 1s and a single 1.
     plain = next(face for face in range(1, 7) if face not in table.singles)
-    lines: dict[str, dict[str, Any]] = {}
+    lines: dict[tuple, dict[str, Any]] = {}
     for combo in combos:
-        count = len(combo.faces)
-        # What a page needs to name the group in its language, without parsing the label.
-        line = {
-            "label": combo.label,
-            "kind": combo.kind,
-            "count": count,
-            "face": combo.faces[0] if combo.kind in ("single", "set") else None,
-            "points": combo.points,
-            "dice": list(combo.faces),
-        }
-        if combo.kind == "set" and count in merged:
-            label = f"{combo.label.split()[0]} of a kind"
-            line.update(label=label, kind="of_a_kind", face=None, dice=[plain] * count)
-        lines.setdefault(line["label"], line)
+        kind, face, dice = combo.kind, combo.face, list(combo.faces)
+        if kind == "set" and combo.count in merged:
+            kind, face, dice = "of_a_kind", None, [plain] * combo.count
+        # One line per group as named: straights by their run, the others by kind, count, face.
+        key = (kind, combo.count, face, tuple(dice) if kind == "straight" else ())
+        lines.setdefault(
+            key,
+            {
+                "label": group_label(kind, combo.count, face, dice),
+                "kind": kind,
+                "count": combo.count,
+                "face": face,
+                "points": combo.points,
+                "dice": dice,
+            },
+        )
     return list(lines.values())
 
 
@@ -60,9 +64,9 @@ def table_data(table: farkle.Table) -> dict[str, Any]:
     solution = farkle.solve(table.id)
     return {
         "id": table.id,
-        "name": table.name,
+        "name": table_name(table.id),
         "source": table.source,
-        "turn_rules": [{"id": rule, "text": text} for rule, text in table.turn_rules()],
+        "turn_rules": [{"id": rule, "text": turn_rule_text(rule)} for rule in table.turn_rules()],
         "dice": table.dice,
         "scoring": scoring_groups(table),
         "farkle_risk": [
@@ -80,12 +84,17 @@ def table_data(table: farkle.Table) -> dict[str, Any]:
 
 @cache
 def rules_data() -> dict[str, Any]:
-    """Every table the site offers; pure, so computed once per process."""
-    return {
-        "daily_table": farkle.DEFAULT_TABLE,
-        "turns": farkle.TURNS,
-        "tables": [table_data(table) for table in farkle.TABLES.values()],
-    }
+    """Every table the site offers; pure, so computed once per process.
+
+    In English whoever asks: the payload is cached publicly, and the ids beside each text let a
+    client name things in its own language (the rules page does, through ``daily.texts``).
+    """
+    with translation.override("en"):
+        return {
+            "daily_table": farkle.DEFAULT_TABLE,
+            "turns": farkle.TURNS,
+            "tables": [table_data(table) for table in farkle.TABLES.values()],
+        }
 
 
 # The rules change only with a deploy: clients and proxies may keep them for an hour.

@@ -39,6 +39,40 @@ class KeepOptionSerializer(serializers.Serializer):
     )
 
 
+class EventSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=[
+            "rolled",
+            "kept",
+            "farkle",
+            "rethrow",
+            "hot_dice",
+            "banked",
+            "turn_started",
+            "game_finished",
+        ],
+        help_text="What the action caused, in order; only the fields of its kind are present.",
+    )
+    turn = serializers.IntegerField()
+    roll = serializers.IntegerField(required=False, help_text="rolled: the throw's index.")
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="rolled: the faces thrown; rethrow: the pair thrown again (Le 10.000).",
+    )
+    positions = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="kept: positions kept."
+    )
+    points = serializers.IntegerField(
+        required=False,
+        help_text="kept: scored; farkle: lost from the turn; banked: added to the score.",
+    )
+    score = serializers.IntegerField(required=False, help_text="banked, game_finished: the score.")
+    in_hand = serializers.IntegerField(
+        required=False, help_text="hot_dice: every die comes back for the next throw."
+    )
+
+
 class AttemptSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     official = serializers.BooleanField()
@@ -52,6 +86,9 @@ class AttemptSerializer(serializers.Serializer):
     score = serializers.IntegerField(help_text="Banked points.")
     turns = TurnSerializer(many=True)
     keep_options = KeepOptionSerializer(many=True)
+    events = EventSerializer(
+        many=True, help_text="What the action just applied caused; empty when only read."
+    )
     farkle_risk = serializers.FloatField(allow_null=True, help_text="Of throwing in_hand dice.")
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)

@@ -37,9 +37,9 @@ def greedy(bank_at: int = 300) -> Strategy:
     def choose(game: Game):
         if game.state == farkle.AWAITING_ROLL:
             return Roll()
-        positions, points = max(game.keep_options(), key=lambda o: (o[1], -len(o[0])))
-        then = "bank" if game.turn_points + points >= bank_at else "roll"
-        return Keep(positions=positions, then=then)
+        best = max(game.keep_options(), key=lambda o: (o.points, -len(o.positions)))
+        then = "bank" if game.turn_points + best.points >= bank_at else "roll"
+        return Keep(positions=best.positions, then=then)
 
     return choose
 
@@ -48,8 +48,8 @@ def reckless(game: Game):
     """Keep as few dice as possible and always roll on: a Farkle comes soon."""
     if game.state == farkle.AWAITING_ROLL:
         return Roll()
-    positions, _ = min(game.keep_options(), key=lambda o: (len(o[0]), o[1]))
-    return Keep(positions=positions, then="roll")
+    fewest = min(game.keep_options(), key=lambda o: (len(o.positions), o.points))
+    return Keep(positions=fewest.positions, then="roll")
 
 
 def hot_dice_opening(game: Game, depth: int = 5) -> list | None:
@@ -59,7 +59,7 @@ def hot_dice_opening(game: Game, depth: int = 5) -> list | None:
     def search(g: Game, actions: list, left: int):
         if g.state != farkle.AWAITING_KEEP:
             return None
-        for positions, _ in g.keep_options():
+        for positions in (o.positions for o in g.keep_options()):
             keep = Keep(positions=positions, then="roll")
             after = g.apply(keep)
             if len(positions) == g.in_hand:

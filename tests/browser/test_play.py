@@ -71,7 +71,7 @@ def _challenge_where(wanted) -> str:
 
 
 def _dead_dice(game) -> list[int]:
-    scoring = {p for positions, _ in game.keep_options() for p in positions}
+    scoring = {p for option in game.keep_options() for p in option.positions}
     return [p for p in range(len(game.dice)) if p not in scoring]
 
 
@@ -100,7 +100,8 @@ def test_the_live_score_of_a_selection_comes_from_the_keep_options(contexts):
     player = Player(page, daily_game())
     player.wait_ready()
     player.apply(farkle.Roll())
-    positions, points = max(player.game.keep_options(), key=lambda o: o[1])
+    best = max(player.game.keep_options(), key=lambda o: o.points)
+    positions, points = best.positions, best.points
 
     for position in positions:
         page.locator(f"[data-pos='{position}']").click()
@@ -192,7 +193,7 @@ def test_a_move_made_in_another_tab_resyncs_this_one(contexts):
     elsewhere.wait_ready()
     elsewhere.apply(greedy()(elsewhere.game))
 
-    positions, _ = player.game.keep_options()[0]
+    positions = player.game.keep_options()[0].positions
     for position in positions:
         first.locator(f"[data-pos='{position}']").click()
     first.locator("[data-action=keep-roll]").click()

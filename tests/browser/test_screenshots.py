@@ -44,11 +44,11 @@ def test_screenshots_of_the_main_pages(contexts, folder):
     player = Player(page, daily_game())
     player.wait_ready()
     player.play(greedy(), until=lambda game: game.turn == 4 and game.state == "awaiting_keep")
-    best = max(player.game.keep_options(), key=lambda option: option[1])
-    for position in best[0]:
+    best = max(player.game.keep_options(), key=lambda option: option.points)
+    for position in best.positions:
         page.locator(f"[data-pos='{position}']").click()
     page.screenshot(path=folder / "today-playing.png")
-    for position in best[0]:
+    for position in best.positions:
         page.locator(f"[data-pos='{position}']").click()
 
     player.play(greedy())

@@ -298,7 +298,8 @@ def test_a_challenge_plays_on_its_table(client, clock, table, dice):
     attempt = act(client, start(client, code), {"action": "roll"}).json()
     thrown = attempt["turns"][0]["throws"][0]["dice"]
     assert thrown == farkle.roll_vector(seed_of(code), 1, 1, dice)
-    expected = [list(p) for p, _ in farkle.keeps(thrown, table)] if attempt["dice"] else []
+    options = farkle.keep_options(thrown, table) if attempt["dice"] else ()
+    expected = [list(o.positions) for o in options]
     assert [o["dice"] for o in attempt["keep_options"]] == expected
     assert client.get(f"/api/challenges/{code}").json()["par"] == round(
         farkle.solve(table).expected_turn() * 10
@@ -310,7 +311,7 @@ def test_le_10000_full_hand_options_say_banking_is_not_allowed(client, clock):
 
     def full_hand_first(code):
         throw = farkle.roll_vector(seed_of(code), 1, 1, 5)
-        return any(len(p) == 5 for p, _ in farkle.keeps(throw, "dix-mille"))
+        return any(len(o.positions) == 5 for o in farkle.keep_options(throw, "dix-mille"))
 
     codes = (f"K7M{a}{b}{c}" for a in ALPHABET for b in ALPHABET for c in ALPHABET)
     code = next(c for c in codes if full_hand_first(c))

@@ -208,7 +208,8 @@ def test_stale_step_is_refused_with_the_current_state(client):
     assert replay.json() == {
         "detail": f"This game is at step {rolled['step']}, not 0: reload it.",
         "code": "stale_step",
-        "attempt": rolled,
+        # The attempt as it stands: read, not acted on, so no events.
+        "attempt": {**rolled, "events": []},
     }
     assert stored(attempt["id"]) == before
 
@@ -218,7 +219,8 @@ def test_actions_on_a_finished_game_are_refused(client):
     before = stored(attempt["id"])
     response = act(client, attempt, {"action": "roll"})
     assert (response.status_code, response.json()["code"]) == (409, "finished")
-    assert response.json()["attempt"] == attempt
+    # The game as it stands, read rather than acted on: no events.
+    assert response.json()["attempt"] == {**attempt, "events": []}
     assert stored(attempt["id"]) == before
 
 

@@ -30,8 +30,22 @@ def test_rules_farkle_challenge_table(client):
         "turn_rules": [],
         "dice": 6,
         "scoring": [
-            {"label": "one 1", "kind": "single", "count": 1, "face": 1, "points": 100, "dice": [1]},
-            {"label": "one 5", "kind": "single", "count": 1, "face": 5, "points": 50, "dice": [5]},
+            {
+                "label": "a single 1",
+                "kind": "single",
+                "count": 1,
+                "face": 1,
+                "points": 100,
+                "dice": [1],
+            },
+            {
+                "label": "a single 5",
+                "kind": "single",
+                "count": 1,
+                "face": 5,
+                "points": 50,
+                "dice": [5],
+            },
             {
                 "label": "three 1s",
                 "kind": "set",
@@ -215,7 +229,8 @@ def independent_solution(table: farkle.Table, cap: int = 30_000) -> tuple[float,
                 rethrown[hand] += p
                 continue
             best: dict = {}
-            for positions, points, after in farkle.keep_options(throw, table, sets):
+            for option in farkle.keep_options(throw, table, sets):
+                positions, points, after = option.positions, option.points, option.sets
                 left = dice - len(positions)
                 # Hot dice: every die scored, all of them come back (seed 004: must be thrown).
                 key = (
@@ -266,14 +281,20 @@ def test_scoring_groups_cover_every_combo_once(table_id):
 
     groups = scoring_groups(table)
 
-    # Every combination of the engine scores as one of the listed lines (its label, or the
-    # merged "n of a kind"), and each line is listed once.
+    # Every combination of the engine scores as one of the listed lines (by its kind, count and
+    # face, or as the merged "n of a kind"), and each line is listed once.
     labels = [g["label"] for g in groups]
     assert len(labels) == len(set(labels))
-    by_label = {g["label"]: g["points"] for g in groups}
+    by_parts = {(g["kind"], g["count"], g["face"]): g["points"] for g in groups}
+    straights = {tuple(g["dice"]): g["points"] for g in groups if g["kind"] == "straight"}
     for combo in table.combos():
-        merged = f"{combo.label.split()[0]} of a kind"
-        assert by_label.get(combo.label, by_label.get(merged)) == combo.points, combo
+        count = len(combo.faces)
+        if combo.kind == "straight":
+            assert straights[combo.faces] == combo.points, combo
+            continue
+        face = combo.faces[0] if combo.kind in ("single", "set") else None
+        merged = by_parts.get(("of_a_kind", count, None))
+        assert by_parts.get((combo.kind, count, face), merged) == combo.points, combo
     # The example dice of each line score its points under the table.
     assert all(farkle.score(g["dice"], table) >= g["points"] for g in groups)
 
@@ -360,3 +381,29 @@ def test_a_fresh_process_serves_rules_without_solving_or_computing_on_the_reques
     assert ("compute" in start, "_groups" in start, start.count("decode")) == (False, False, 1)
     assert start.count("table_data") == len(farkle.TABLES)
     assert request == []
+
+
+def test_rules_api_names_things_in_english_whoever_asks(client):
+    # The payload is cached publicly: the same English for every reader, ids beside each text.
+    tables = {
+        t["id"]: t
+        for t in client.get("/api/rules", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9").json()["tables"]
+    }
+
+    assert tables["farkle-games"]["name"] == "Classic (farkle.games)"
+    assert tables["farkle-challenge"]["scoring"][0]["label"] == "a single 1"
+    assert tables["dix-mille"]["turn_rules"][0] == {
+        "id": "whole_straights",
+        "text": "A thrown straight is kept whole, never split for its 1 or its 5.",
+    }
+
+
+@pytest.mark.django_db
+def test_rules_page_names_tables_and_groups_in_the_readers_language(client):
+    english = client.get("/rules").content.decode()
+    french = client.get("/rules", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9").content.decode()
+
+    # The French of seed 001's table and of a single die, from the translation catalogue.
+    assert ("Classic (farkle.games)" in english, "a single 1" in english) == (True, True)
+    assert ("Classique (farkle.games)" in french, "un 1 seul" in french) == (True, True)
+    assert "Classic (farkle.games)" not in french

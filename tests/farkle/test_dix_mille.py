@@ -20,7 +20,7 @@ from farkle import (
     Keep,
     Roll,
     farkle_risk,
-    keeps,
+    keep_options,
     roll_vector,
     score,
     solve,
@@ -32,7 +32,7 @@ DIX = TABLES["dix-mille"]
 
 def choices(throw: tuple[int, ...]) -> set[tuple[int, ...]]:
     """The distinct choices of dice (as sorted faces) a throw lets the player keep."""
-    return {tuple(sorted(throw[p] for p in positions)) for positions, _ in keeps(throw, DIX)}
+    return {tuple(sorted(option.dice)) for option in keep_options(throw, DIX)}
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from farkle import (
     Keep,
     Roll,
     action_from_dict,
-    keeps,
+    keep_options,
     roll_vector,
     solve,
 )
@@ -31,8 +31,7 @@ def first_seed(predicate) -> bytes:
 
 
 def best_keep(game: Game, then: str) -> Keep:
-    positions, _ = max(game.keep_options(), key=lambda option: option[1])
-    return Keep(positions, then)
+    return Keep(max(game.keep_options(), key=lambda option: option.points).positions, then)
 
 
 def test_new_game_awaits_the_first_roll():
@@ -58,7 +57,7 @@ def test_roll_shows_the_roll_vector():
 
 
 def test_first_throw_farkle_ends_the_turn_with_nothing():
-    s = first_seed(lambda s: not keeps(roll_vector(s, 1, 1)))
+    s = first_seed(lambda s: not keep_options(roll_vector(s, 1, 1)))
     game = Game.new(s).apply(Roll())
     assert (game.state, game.turn, game.score, game.turn_points) == (AWAITING_ROLL, 2, 0, 0)
     assert game.turns[0].farkle and game.turns[0].points == 0
@@ -68,15 +67,15 @@ def test_first_throw_farkle_ends_the_turn_with_nothing():
 def test_farkle_after_a_keep_loses_the_turn_points():
     def farkles_second(s):
         throw = roll_vector(s, 1, 1)
-        options = keeps(throw)
+        options = keep_options(throw)
         if not options:
             return False
-        positions, _ = options[0]
-        return not keeps(roll_vector(s, 1, 2)[: 6 - len(positions)])
+        positions = options[0].positions
+        return not keep_options(roll_vector(s, 1, 2)[: 6 - len(positions)])
 
     s = first_seed(farkles_second)
     game = Game.new(s).apply(Roll())
-    positions, points = game.keep_options()[0]
+    positions, points = game.keep_options()[0].positions, game.keep_options()[0].points
     game = game.apply(Keep(positions, "roll"))
     assert (game.turn, game.score, game.turn_points, game.turns[0].points) == (2, 0, 0, 0)
     assert [t.farkle for t in game.turns[0].throws] == [False, True]
@@ -84,10 +83,10 @@ def test_farkle_after_a_keep_loses_the_turn_points():
 
 
 def test_bank_adds_the_turn_points():
-    s = first_seed(lambda s: bool(keeps(roll_vector(s, 1, 1))))
+    s = first_seed(lambda s: bool(keep_options(roll_vector(s, 1, 1))))
     game = Game.new(s).apply(Roll())
     keep = best_keep(game, "bank")
-    points = dict(game.keep_options())[keep.positions]
+    points = next(o.points for o in game.keep_options() if o.positions == keep.positions)
     game = game.apply(keep)
     assert (game.state, game.turn, game.score, game.turns[0].points) == (
         AWAITING_ROLL,
@@ -100,20 +99,22 @@ def test_bank_adds_the_turn_points():
 def test_hot_dice_after_six_dice_kept_over_several_throws():
     def hot_over_two_throws(s):
         first = roll_vector(s, 1, 1)
-        singles = [o for o in keeps(first) if len(o[0]) == 1]
+        singles = [o for o in keep_options(first) if len(o.positions) == 1]
         if not singles:
             return False
         second = roll_vector(s, 1, 2)[:5]
         third = roll_vector(s, 1, 3)
-        return any(len(p) == 5 for p, _ in keeps(second)) and bool(keeps(third))
+        return any(len(o.positions) == 5 for o in keep_options(second)) and bool(
+            keep_options(third)
+        )
 
     s = first_seed(hot_over_two_throws)
     game = Game.new(s).apply(Roll())
-    single = next(o for o in game.keep_options() if len(o[0]) == 1)
-    game = game.apply(Keep(single[0], "roll"))
+    single = next(o for o in game.keep_options() if len(o.positions) == 1)
+    game = game.apply(Keep(single.positions, "roll"))
     assert game.in_hand == 5
-    full = next(o for o in game.keep_options() if len(o[0]) == 5)
-    game = game.apply(Keep(full[0], "roll"))
+    full = next(o for o in game.keep_options() if len(o.positions) == 5)
+    game = game.apply(Keep(full.positions, "roll"))
     # All six dice came back and were thrown again, with the turn's points still at risk.
     assert game.turns[0].throws[1].hot_dice
     assert len(game.turns[0].throws[2].dice) == 6
@@ -121,19 +122,19 @@ def test_hot_dice_after_six_dice_kept_over_several_throws():
     assert (game.state, game.in_hand, game.turn_points) == (
         AWAITING_KEEP,
         6,
-        single[1] + full[1],
+        single.points + full.points,
     )
 
 
 def test_hot_dice_may_bank_straight_away():
     def hot_first_throw(s):
-        return any(len(p) == 6 for p, _ in keeps(roll_vector(s, 1, 1)))
+        return any(len(o.positions) == 6 for o in keep_options(roll_vector(s, 1, 1)))
 
     s = first_seed(hot_first_throw)
     game = Game.new(s).apply(Roll())
-    positions, points = next(o for o in game.keep_options() if len(o[0]) == 6)
-    game = game.apply(Keep(positions, "bank"))
-    assert (game.turn, game.score) == (2, points)
+    option = next(o for o in game.keep_options() if len(o.positions) == 6)
+    game = game.apply(Keep(option.positions, "bank"))
+    assert (game.turn, game.score) == (2, option.points)
 
 
 def refused(game: Game, action, code: str) -> None:
@@ -143,14 +144,14 @@ def refused(game: Game, action, code: str) -> None:
 
 
 def keepable_game() -> Game:
-    s = first_seed(lambda s: 2 in roll_vector(s, 1, 1) and bool(keeps(roll_vector(s, 1, 1))))
+    s = first_seed(lambda s: 2 in roll_vector(s, 1, 1) and bool(keep_options(roll_vector(s, 1, 1))))
     return Game.new(s).apply(Roll())
 
 
 def test_keep_with_a_non_scoring_die_is_refused():
     game = keepable_game()
     two = game.dice.index(2)
-    scoring = game.keep_options()[0][0]
+    scoring = game.keep_options()[0].positions
     refused(game, Keep(tuple(sorted({*scoring, two})), "roll"), "not_scoring")
 
 
@@ -226,15 +227,17 @@ def test_optimal_play_scores_near_par_over_many_games(table):
     assert abs(mean - 10 * solution.expected_turn()) < 450, mean
 
 
-def test_closed_game_keeps_the_banked_points_and_loses_the_rest():
+def test_game_ended_by_close_keeps_the_banked_points_and_loses_the_rest():
     s = first_seed(
-        lambda s: bool(keeps(roll_vector(s, 1, 1))) and bool(keeps(roll_vector(s, 2, 1)))
+        lambda s: (
+            bool(keep_options(roll_vector(s, 1, 1))) and bool(keep_options(roll_vector(s, 2, 1)))
+        )
     )
     game = Game.new(s).apply(Roll())
     game = game.apply(best_keep(game, "bank")).apply(Roll())
-    game = game.apply(Keep(game.keep_options()[0][0], "roll"))
+    game = game.apply(Keep(game.keep_options()[0].positions, "roll"))
     banked = game.score
-    closed = game.closed()
+    closed = game.ended_by_close()
     assert (closed.state, closed.score, closed.turn_points, closed.dice) == (
         FINISHED,
         banked,
@@ -242,5 +245,5 @@ def test_closed_game_keeps_the_banked_points_and_loses_the_rest():
         (),
     )
     assert [t.done for t in closed.turns] == [True, True]
-    assert closed.closed() == closed
-    assert Game.new(s).closed().turns == ()
+    assert closed.ended_by_close() == closed
+    assert Game.new(s).ended_by_close().turns == ()

@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from farkle import TABLES, FarkleError, best_split, is_farkle, keep_score, keeps, score
+from farkle import TABLES, FarkleError, best_split, is_farkle, keep_option, keep_options, score
+from farkle.cli import group_name
 
 from .vectors import load
 
@@ -54,7 +55,7 @@ def test_score_worked_cases(dice, expected):
 
 
 def test_best_split_of_four_ones_is_a_triple_and_a_single():
-    assert [(c.label, c.points) for c in best_split([1, 1, 1, 1])] == [
+    assert [(group_name(c), c.points) for c in best_split([1, 1, 1, 1])] == [
         ("one 1", 100),
         ("three 1s", 1000),
     ]
@@ -103,11 +104,12 @@ def test_score_refuses_impossible_dice(dice):
 
 
 def test_keeps_lists_every_scoring_subset_by_position():
-    assert keeps([1, 5, 2, 2, 3, 6]) == (((0,), 100), ((1,), 50), ((0, 1), 150))
+    options = keep_options([1, 5, 2, 2, 3, 6])
+    assert [(o.positions, o.points) for o in options] == [((0,), 100), ((1,), 50), ((0, 1), 150)]
 
 
 def test_keeps_of_a_farkle_is_empty():
-    assert keeps([2, 3, 4, 6, 6, 3]) == ()
+    assert keep_options([2, 3, 4, 6, 6, 3]) == ()
     assert is_farkle([2, 3, 4, 6, 6, 3])
 
 
@@ -122,17 +124,19 @@ def test_keeps_of_a_farkle_is_empty():
         ((0, 2), "not_scoring"),
     ],
 )
-def test_keep_score_refusals(positions, code):
+def test_keep_option_refusals(positions, code):
     with pytest.raises(FarkleError) as error:
-        keep_score([1, 5, 2, 2, 3, 6], positions)
+        keep_option([1, 5, 2, 2, 3, 6], positions)
     assert error.value.code == code
 
 
 @given(case=table_and_throw())
 def test_every_valid_keep_is_a_subset_whose_dice_all_score(case):
     table, throw = case
-    for positions, points in keeps(throw, table):
+    for option in keep_options(throw, table):
+        positions, points = option.positions, option.points
         kept = [throw[p] for p in positions]
+        assert list(option.dice) == kept
         assert sorted(set(positions)) == list(positions)
         assert not Counter(kept) - Counter(throw)
         assert points == score(kept, table) > 0
@@ -155,7 +159,7 @@ def test_farkle_exactly_when_no_keep(case):
     has_scoring_die = any(score([d], table) for d in throw)
     # Seed 004's non-scoring pair of two dice is thrown again: no keep, yet no Farkle.
     rethrow = TABLES[table].pair_rethrow and len(throw) == 2 and throw[0] == throw[1]
-    assert is_farkle(throw, table) == (not keeps(throw, table) and not rethrow)
+    assert is_farkle(throw, table) == (not keep_options(throw, table) and not rethrow)
     if has_scoring_die:
         assert not is_farkle(throw, table)
 
@@ -185,4 +189,4 @@ def test_keeps_equal_brute_force_over_all_throws(table, n):
             points = score([throw[i] for i in positions], table)
             if points is not None:
                 expected.append((positions, points))
-        assert keeps(throw, table) == tuple(expected)
+        assert [(o.positions, o.points) for o in keep_options(throw, table)] == expected

@@ -114,7 +114,7 @@ def test_every_hand_a_game_reaches_has_stored_values(table):
                 game = game.apply(Roll())
                 continue
             assert (game.in_hand, game.sets) in solution.roll
-            positions, _ = rng.choice(game.keep_options())
+            positions = rng.choice(game.keep_options()).positions
             full = len(positions) == game.in_hand and TABLES[table].full_hand_must_roll
             game = game.apply(Keep(positions, "roll" if full or rng.random() < 0.7 else "bank"))
 

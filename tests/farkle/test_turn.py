@@ -19,8 +19,8 @@ from farkle import (
     Keep,
     Roll,
     farkle_risk,
+    keep_option,
     keep_options,
-    keep_score,
     roll_vector,
     throw_kind,
 )
@@ -35,24 +35,26 @@ def seed(i: int) -> bytes:
 
 def test_royal_a_new_six_extends_the_kept_triple():
     # Seed 003: 6-6-6 kept for 600, then 4-3-6 thrown: the 6 makes 6-6-6-6 = 1,200, so +600.
-    options = {p: (points, after) for p, points, after in keep_options((4, 3, 6), ROYAL, ((6, 3),))}
+    options = {o.positions: (o.points, o.sets) for o in keep_options((4, 3, 6), ROYAL, ((6, 3),))}
     assert options == {(2,): (600, ((6, 4),))}
 
 
 def test_royal_a_one_extends_three_ones_rather_than_scoring_alone():
-    options = {p: points for p, points, _ in keep_options((1, 2, 3), ROYAL, ((1, 3),))}
+    options = {o.positions: o.points for o in keep_options((1, 2, 3), ROYAL, ((1, 3),))}
     assert options == {(0,): 1000}
 
 
 def test_royal_keeps_record_the_sets_they_make():
-    options = {p: after for p, _, after in keep_options((2, 2, 2, 5), ROYAL)}
-    assert (options[(0, 1, 2)], options[(0, 1, 2, 3)], options[(3,)]) == (((2, 3),), ((2, 3),), ())
+    options = {o.positions: o.sets for o in keep_options((2, 2, 2, 5), ROYAL)}
+    # Keeping all four dice is hot dice: the next hand is six fresh dice with no set to extend.
+    assert (options[(0, 1, 2)], options[(0, 1, 2, 3)], options[(3,)]) == (((2, 3),), (), ())
 
 
 def test_dix_mille_a_thrown_straight_is_kept_whole():
-    assert keep_options((5, 1, 3, 2, 4), DIX) == (((0, 1, 2, 3, 4), 500, ()),)
+    options = keep_options((5, 1, 3, 2, 4), DIX)
+    assert [(o.positions, o.points) for o in options] == [((0, 1, 2, 3, 4), 500)]
     with pytest.raises(FarkleError) as error:
-        keep_score((5, 1, 3, 2, 4), (1,), DIX)
+        keep_option((5, 1, 3, 2, 4), (1,), DIX)
     assert error.value.code == "not_scoring"
 
 
@@ -83,13 +85,14 @@ def first_game(table, predicate):
 def test_dix_mille_game_throws_the_pair_again_with_the_points_kept():
     def pair_after_three_kept(s):
         first = tuple(roll_vector(s, 1, 1, 5))
-        keep3 = [o for o in keep_options(first, DIX) if len(o[0]) == 3]
+        keep3 = [o for o in keep_options(first, DIX) if len(o.positions) == 3]
         second = tuple(roll_vector(s, 1, 2, 5)[:2])
         return bool(keep3) and throw_kind(second, DIX) == RETHROW
 
     game = first_game("dix-mille", pair_after_three_kept).apply(Roll())
-    positions, points, _ = next(o for o in keep_options(game.dice, DIX) if len(o[0]) == 3)
-    game = game.apply(Keep(positions, "roll"))
+    option = next(o for o in keep_options(game.dice, DIX) if len(o.positions) == 3)
+    points = option.points
+    game = game.apply(Keep(option.positions, "roll"))
     assert (game.state, game.in_hand, game.turn_points, game.turn) == (AWAITING_ROLL, 2, points, 1)
     assert game.turns[0].throws[-1].rethrow
     game = game.apply(Roll())
@@ -98,10 +101,10 @@ def test_dix_mille_game_throws_the_pair_again_with_the_points_kept():
 
 def test_dix_mille_full_hand_must_be_thrown_again():
     def full_first(s):
-        return any(len(o[0]) == 5 for o in keep_options(tuple(roll_vector(s, 1, 1, 5)), DIX))
+        return any(len(o.positions) == 5 for o in keep_options(roll_vector(s, 1, 1, 5), DIX))
 
     game = first_game("dix-mille", full_first).apply(Roll())
-    positions = next(o[0] for o in keep_options(game.dice, DIX) if len(o[0]) == 5)
+    positions = next(o.positions for o in keep_options(game.dice, DIX) if len(o.positions) == 5)
     with pytest.raises(FarkleError) as error:
         game.apply(Keep(positions, "bank"))
     assert error.value.code == "wrong_state"
@@ -130,7 +133,7 @@ def test_any_table_replays_exactly_and_forgets_sets_between_hands(table, s, pick
             action = Roll()
         else:
             options = game.keep_options()
-            positions = options[pick % len(options)][0]
+            positions = options[pick % len(options)].positions
             full = len(positions) == game.in_hand and TABLES[table].full_hand_must_roll
             action = Keep(positions, "bank" if bank and not full else "roll")
         actions.append(action.to_dict())
