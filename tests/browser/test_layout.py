@@ -116,11 +116,11 @@ def _play_to_a_scoring_selection(page: Page) -> None:
         player.apply(Roll())
         if player.game.state == farkle.AWAITING_KEEP:
             break
-    positions, _ = min(player.game.keep_options(), key=lambda o: len(o[0]))
+    positions = min(player.game.keep_options(), key=lambda o: len(o.positions)).positions
     player.apply(Keep(positions=positions, then="roll"))
     while player.game.state != farkle.AWAITING_KEEP:
         player.apply(Roll())
-    positions, _ = player.game.keep_options()[0]
+    positions = player.game.keep_options()[0].positions
     for position in positions:
         page.locator(f"[data-pos='{position}']").click()
     expect(page.locator("[data-play] [data-role=selection]")).to_have_class("selection ok")

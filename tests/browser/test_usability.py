@@ -53,12 +53,12 @@ def _to_one_die_left(game: farkle.Game, depth: int = 4) -> tuple[list, tuple[int
     def search(g: farkle.Game, moves: list, left: int):
         if g.state != farkle.AWAITING_KEEP:
             return None
-        for positions, _ in g.keep_options():
+        for positions in (o.positions for o in g.keep_options()):
             if g.in_hand - len(positions) == 1:
                 return moves, positions
         if not left:
             return None
-        for positions, _ in g.keep_options():
+        for positions in (o.positions for o in g.keep_options()):
             keep = Keep(positions=positions, then="roll")
             after = g.apply(keep)
             if after.turn == g.turn and after.state == farkle.AWAITING_KEEP:
@@ -214,7 +214,8 @@ def test_a_reload_keeps_the_selected_dice(contexts):
     player = Player(page, challenge_game(code))
     player.wait_ready()
     player.apply(Roll())
-    positions, points = max(player.game.keep_options(), key=lambda o: o[1])
+    best = max(player.game.keep_options(), key=lambda o: o.points)
+    positions, points = best.positions, best.points
     for position in positions:
         page.locator(f"[data-pos='{position}']").click()
 

@@ -76,7 +76,8 @@ def test_practice_on_the_open_day_plays_its_own_dice_committed_then_revealed(cli
     assert official["commitment"] == hashlib.sha256(day_seed()).hexdigest()
 
     rolled = act(client, practice, {"action": "roll"}).json()
-    assert rolled["dice"] == faces(seed, 1, 1)
+    # The throw as recorded (``dice`` is empty when that first throw happens to be a Farkle).
+    assert rolled["turns"][0]["throws"][0]["dice"] == faces(seed, 1, 1)
     assert rolled["revealed_seed"] is None
     done = play_greedy(client, rolled, bank_at=1000)
 
@@ -102,7 +103,7 @@ def test_practice_on_an_open_challenge_plays_its_own_dice(client):
     practice = post(client, f"/api/challenges/{code}/attempts").json()
     rolled = act(client, practice, {"action": "roll"}).json()
     assert (rolled["official"], rolled["dice_source"]) == (False, "own")
-    assert rolled["dice"] == faces(own_seed(practice["id"]), 1, 1)
+    assert rolled["turns"][0]["throws"][0]["dice"] == faces(own_seed(practice["id"]), 1, 1)
 
 
 def test_an_official_game_always_plays_the_puzzles_dice(client):
