@@ -22,17 +22,17 @@ from .tables import DEFAULT_TABLE, Table
 from .turn import KeepOption, keep_option
 
 # Grades by expected points lost, calibrated on the Easy and Medium bots' decisions over 2,000
-# daily seeds of farkle-challenge (docs/analysis.md): about the 50th, 75th and 90th percentiles of
-# their nonzero losses, rounded to 10 points.
+# fixed seeds of farkle-challenge (``bots.calibration``, docs/analysis.md): the 50th, 75th and
+# 90th percentiles of their nonzero losses (57.1, 93.0, 143.4), rounded to 10 points.
 BEST = "best"
 GOOD = "good"
 INACCURACY = "inaccuracy"
 MISTAKE = "mistake"
 BLUNDER = "blunder"
 GRADES = (BEST, GOOD, INACCURACY, MISTAKE, BLUNDER)
-INACCURACY_FROM = 20.0
-MISTAKE_FROM = 60.0
-BLUNDER_FROM = 150.0
+INACCURACY_FROM = 60.0
+MISTAKE_FROM = 90.0
+BLUNDER_FROM = 140.0
 # Float noise of the value tables: a loss below this is the best choice.
 EPSILON = 1e-6
 
@@ -196,9 +196,7 @@ def analyse(game: Game, solution: Solution | None = None) -> Analysis:
     for d in decisions:
         counts[d.grade] += 1
     accuracy = 100.0 * (counts[BEST] + counts[GOOD]) / len(decisions) if decisions else 100.0
-    costliest = tuple(
-        sorted((d for d in decisions if d.lost > EPSILON), key=lambda d: -d.lost)[:3]
-    )
+    costliest = tuple(sorted((d for d in decisions if d.lost > EPSILON), key=lambda d: -d.lost)[:3])
     return Analysis(
         table=game.table.id,
         score=game.score,

@@ -17,6 +17,8 @@ Both weaker bots roll on whenever the table forbids banking (seed 004's full han
 
 from __future__ import annotations
 
+import hashlib
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -103,3 +105,25 @@ def optimal(seed: bytes, table: str | Table = DEFAULT_TABLE) -> BotGame:
 def play_all(seed: bytes, table: str | Table = DEFAULT_TABLE) -> dict[str, BotGame]:
     """Every level's game on a puzzle's dice, Easy to Hard."""
     return {level: play(seed, level, table) for level in LEVELS}
+
+
+def calibration_losses(
+    games: int = 2000, table: str | Table = DEFAULT_TABLE, levels: tuple[str, ...] = (EASY, MEDIUM)
+) -> list[float]:
+    """The nonzero expected points lost by the weaker bots' decisions over ``games`` fixed seeds,
+    which the grades' thresholds are calibrated on (docs/analysis.md)."""
+    from .analysis import EPSILON, analyse
+
+    losses = []
+    for i in range(games):
+        seed = hashlib.sha256(f"calibration:{i}".encode()).digest()
+        for level in levels:
+            played = play(seed, level, table)
+            losses += [d.lost for d in analyse(played.game).decisions if d.lost > EPSILON]
+    return losses
+
+
+def calibration(games: int = 2000, table: str | Table = DEFAULT_TABLE) -> tuple[float, ...]:
+    """The 50th, 75th and 90th percentiles of the weaker bots' nonzero losses."""
+    cuts = statistics.quantiles(calibration_losses(games, table), n=20)
+    return (cuts[9], cuts[14], cuts[17])
