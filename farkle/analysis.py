@@ -66,7 +66,7 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class Decision:
+class GradedDecision:
     """One graded decision: a throw's keep and then roll or bank, against the best one."""
 
     turn: int
@@ -109,13 +109,13 @@ class Analysis:
     finished: bool
     # Expected score of optimal play from the start: 10 × the expected points of a turn.
     par: float
-    decisions: tuple[Decision, ...]
+    decisions: tuple[GradedDecision, ...]
     throws: tuple[Luck, ...]
     lost: float
     luck: float
     # 100 × the share of decisions graded best or good (100 with no decision).
     accuracy: float
-    costliest: tuple[Decision, ...]
+    costliest: tuple[GradedDecision, ...]
     grades: Mapping[str, int]
 
 
@@ -146,7 +146,7 @@ def analyse(game: Game, solution: Solution | None = None) -> Analysis:
     """Every decision of ``game`` graded and every throw's luck, from the solver's values."""
     solution = solution or solution_for(game.table)
     start = solution.expected_turn()
-    decisions: list[Decision] = []
+    decisions: list[GradedDecision] = []
     lucks: list[Luck] = []
     for turn in game.turns:
         turn_points = 0
@@ -177,7 +177,7 @@ def analyse(game: Game, solution: Solution | None = None) -> Analysis:
             keep_best = _best_then(solution, turn_points, option)[1]
             lost = max(0.0, best.expected - chosen.expected)
             decisions.append(
-                Decision(
+                GradedDecision(
                     turn=turn.number,
                     roll=index,
                     dice=throw.dice,

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from . import solver
-from .analysis import Analysis, Decision, analyse
+from .analysis import Analysis, GradedDecision, analyse
 from .bots import LEVELS, calibration, play
 from .errors import FarkleError
 from .game import TURNS, Game
@@ -148,7 +148,7 @@ def _read_actions(source: str) -> list:
     return data
 
 
-def _choice(decision: Decision, best: bool) -> str:
+def _choice(decision: GradedDecision, best: bool) -> str:
     choice = decision.best if best else decision.chosen
     kept = " ".join(str(decision.dice[p]) for p in choice.positions)
     return f"{kept} ({choice.points:,}), {choice.then}"
