@@ -113,7 +113,7 @@ class Analysis:
     throws: tuple[Luck, ...]
     lost: float
     luck: float
-    # 100 × the share of decisions graded best or good (100 with no decision).
+    # 100 × (1 - lost / par), floored at 0: the share of par the decisions kept.
     accuracy: float
     costliest: tuple[GradedDecision, ...]
     grades: Mapping[str, int]
@@ -195,13 +195,14 @@ def analyse(game: Game, solution: Solution | None = None) -> Analysis:
     counts = {g: 0 for g in GRADES}
     for d in decisions:
         counts[d.grade] += 1
-    accuracy = 100.0 * (counts[BEST] + counts[GOOD]) / len(decisions) if decisions else 100.0
+    par = start * TURNS
+    accuracy = 100.0 * max(0.0, 1.0 - lost / par)
     costliest = tuple(sorted((d for d in decisions if d.lost > EPSILON), key=lambda d: -d.lost)[:3])
     return Analysis(
         table=game.table.id,
         score=game.score,
         finished=game.finished,
-        par=start * TURNS,
+        par=par,
         decisions=tuple(decisions),
         throws=tuple(lucks),
         lost=lost,

@@ -177,7 +177,8 @@ def _totals(found: Analysis) -> None:
     good = found.grades["best"] + found.grades["good"]
     print(f"expected points lost: {found.lost:,.1f}")
     print(
-        f"accuracy: {found.accuracy:.1f}% ({good} of {len(found.decisions)} decisions best or good)"
+        f"accuracy: {found.accuracy:.1f}% of par kept ({good} of {len(found.decisions)} "
+        "decisions best or good)"
     )
     print("grades: " + ", ".join(f"{g} {n}" for g, n in found.grades.items()))
     print(f"luck (the dice beyond expectation): {found.luck:+,.1f}")

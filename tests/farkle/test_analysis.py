@@ -244,7 +244,10 @@ def test_totals_accuracy_and_costliest_of_a_worked_game():
         max(worst.points, solution.roll_value(worst.points, worst.dice_left))
     )
     assert found.costliest == ((decision,) if decision.lost > 1e-6 else ())
-    assert found.accuracy == (100.0 if decision.lost < 60 else 0.0)
+    assert found.accuracy == pytest.approx(
+        100 * (1 - decision.lost / (10 * solution.expected_turn()))
+    )
+    assert found.grades[decision.grade] == 1 and sum(found.grades.values()) == 1
     assert not found.finished
 
 

@@ -218,7 +218,8 @@ def test_cli_analyse_grades_a_keep_of_the_5_banked(capsys, tmp_path):
     assert lost == pytest.approx(best - 50, abs=0.11)
     assert f"expected points lost: {row[-2]}" in lines
     assert row[-1] == "blunder"
-    assert "accuracy: 0.0% (0 of 1 decisions best or good)" in lines
+    accuracy = 100 * (1 - float(row[-2].replace(",", "")) / 5935.8)
+    assert f"accuracy: {accuracy:.1f}% of par kept (0 of 1 decisions best or good)" in lines
     assert any(line.startswith("costly: turn 1 throw 1") for line in lines)
 
 
@@ -232,7 +233,7 @@ def test_cli_analyse_of_the_optimal_game_loses_nothing_and_reads_stdin(capsys, m
         f"Analysis, table farkle-challenge: score {played.score:,} (finished), par 5,935.8"
     )
     assert "expected points lost: 0.0" in lines
-    assert any(line.startswith("accuracy: 100.0% (") for line in lines)
+    assert any(line.startswith("accuracy: 100.0% of par kept (") for line in lines)
     identity = next(line for line in lines if line.startswith("score = par - lost + luck"))
     luck = next(line for line in lines if line.startswith("luck"))
     sign = 1 if luck.split(": ")[1][0] == "+" else -1
