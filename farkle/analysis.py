@@ -97,6 +97,7 @@ class Luck:
 
     @property
     def luck(self) -> float:
+        """What the dice gave beyond expectation (negative below it)."""
         return self.after - self.before
 
 

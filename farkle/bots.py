@@ -51,6 +51,7 @@ class BotGame:
 
     @property
     def score(self) -> int:
+        """The points the bot banked over the ten turns."""
         return self.game.score
 
 
