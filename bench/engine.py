@@ -1,4 +1,5 @@
-"""Engine benchmark: scoring, keep listing and the solver beside docs/performance.md's targets.
+"""Engine benchmark: scoring, keep listing, the solver, the analysis of a game and the optimal
+player beside docs/performance.md's and issue 12's targets.
 
 Run with ``make bench`` (or ``python bench/engine.py`` from the repository root). The last lines
 compare what a fresh process pays for the rules (reading the stored solutions, its first
@@ -18,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from farkle import TABLES, keep_options, score  # noqa: E402
+from farkle import TABLES, analyse, keep_options, play, score  # noqa: E402
 from farkle.scoring import scorer  # noqa: E402
 from farkle.solver import compute, stored  # noqa: E402
 from farkle.turn import _options  # noqa: E402
@@ -61,6 +62,11 @@ def per_call_us(fn, items) -> float:
     return best / len(items) * 1e6
 
 
+# Ten-turn games of the Medium bot (more decisions than Easy's) to analyse, and puzzles for the
+# optimal player, on seeds of their own.
+GAME_SEEDS = [bytes([i]) * 32 for i in range(50)]
+
+
 def fresh_site() -> dict:
     """Start-up and ten /rules timings of a new site process (DEBUG on: no secrets needed)."""
     env = {
@@ -90,6 +96,30 @@ def main() -> None:
         ),
         ("list the valid keeps of a throw, cached", per_call_us(keep_options, THROWS), 10.0, "µs"),
     ]
+    games = [play(seed, "medium").game for seed in GAME_SEEDS]
+    rows.append(("analyse a ten-turn game", per_call_us(analyse, games) / 1000, 20.0, "ms"))
+
+    def analyse_cold(game):
+        # A process that has listed no keep yet: every throw's keeps computed afresh.
+        _options.cache_clear()
+        return analyse(game)
+
+    rows.append(
+        (
+            "analyse a ten-turn game, keeps uncached",
+            per_call_us(analyse_cold, games) / 1000,
+            20.0,
+            "ms",
+        )
+    )
+    rows.append(
+        (
+            "the optimal player's game on a puzzle",
+            per_call_us(lambda seed: play(seed, "hard"), GAME_SEEDS) / 1000,
+            20.0,
+            "ms",
+        )
+    )
     scorer.cache_clear()
     _options.cache_clear()
     start = time.perf_counter()

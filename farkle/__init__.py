@@ -4,6 +4,20 @@ The names exported here are the engine's public contract; the modules behind the
 change.
 """
 
+from .analysis import (
+    GRADES,
+    Advice,
+    Analysis,
+    Choice,
+    GradedDecision,
+    KeepAdvice,
+    Luck,
+    analyse,
+    analyse_actions,
+    coach,
+    grade,
+)
+from .bots import LEVELS, BotGame, optimal, play, play_all
 from .errors import FarkleError
 from .fair import challenge_seed, commitment, daily_seed, roll_vector
 from .game import (
@@ -35,6 +49,22 @@ from .turn import (
 )
 
 __all__ = [
+    "GRADES",
+    "LEVELS",
+    "Advice",
+    "Analysis",
+    "BotGame",
+    "Choice",
+    "GradedDecision",
+    "KeepAdvice",
+    "Luck",
+    "analyse",
+    "analyse_actions",
+    "coach",
+    "grade",
+    "optimal",
+    "play",
+    "play_all",
     "AWAITING_KEEP",
     "AWAITING_ROLL",
     "DEFAULT_TABLE",

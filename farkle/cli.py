@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from collections.abc import Sequence
 
 from . import solver
+from .analysis import Analysis, GradedDecision, analyse
+from .bots import LEVELS, calibration, play
 from .errors import FarkleError
-from .game import TURNS
+from .game import TURNS, Game
 from .risk import risk_table
 from .scoring import best_split, leftover, score
 from .tables import DEFAULT_TABLE, TABLES, Combo, get_table
@@ -15,8 +19,9 @@ from .turn import RETHROW, keep_options, throw_kind
 
 # Plain text for -h: the module docstring is reST.
 DESCRIPTION = (
-    "Score dice, list the keeps of a throw, show Farkle risks and optimal play, on any of the "
-    "site's scoring tables (--table, before or after the command)."
+    "Score dice, list the keeps of a throw, show Farkle risks and optimal play, grade a "
+    "recorded game's decisions, let a bot play a puzzle's dice, on any of the site's scoring "
+    "tables (--table, before or after the command)."
 )
 
 
@@ -114,6 +119,112 @@ def _same(a: solver.Solution, b: solver.Solution) -> bool:
     return (a.unit, a.cap_units, a.roll, a.tail) == (b.unit, b.cap_units, b.roll, b.tail)
 
 
+def _seed(text: str) -> bytes:
+    try:
+        seed = bytes.fromhex(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a hexadecimal seed") from None
+    if not seed:
+        raise argparse.ArgumentTypeError("the seed is empty")
+    return seed
+
+
+def _read_actions(source: str) -> list:
+    """Actions from a JSON file (or - for standard input): a list, or an object's "actions"."""
+    try:
+        if source == "-":
+            data = json.load(sys.stdin)
+        else:
+            with open(source, encoding="utf-8") as handle:
+                data = json.load(handle)
+    except OSError as error:
+        raise FarkleError("invalid_action", f"cannot read {source}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise FarkleError("invalid_action", f"{source} is not JSON: {error.msg}") from None
+    if isinstance(data, dict):
+        data = data.get("actions")
+    if not isinstance(data, list):
+        raise FarkleError("invalid_action", "the actions are a JSON list")
+    return data
+
+
+def _choice(decision: GradedDecision, best: bool) -> str:
+    choice = decision.best if best else decision.chosen
+    kept = " ".join(str(decision.dice[p]) for p in choice.positions)
+    return f"{kept} ({choice.points:,}), {choice.then}"
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    game = Game.replay(args.seed, _read_actions(args.actions), args.table)
+    found = analyse(game)
+    state = "finished" if found.finished else "in progress"
+    print(f"Analysis, table {args.table}: score {found.score:,} ({state}), par {found.par:,.1f}")
+    print(
+        f"{'turn':>4} {'throw':>5}  {'dice':<12} {'risk':>6}  {'chosen':<22}{'expected':>9}  "
+        f"{'best':<22}{'expected':>9}{'lost':>8}  grade"
+    )
+    for d in found.decisions:
+        print(
+            f"{d.turn:>4} {d.roll:>5}  {_show(d.dice):<12} {d.turn_points:>6,}  "
+            f"{_choice(d, False):<22}{d.chosen.expected:>9,.1f}  {_choice(d, True):<22}"
+            f"{d.best.expected:>9,.1f}{d.lost:>8,.1f}  {d.grade}"
+        )
+    _totals(found)
+    return 0
+
+
+def _totals(found: Analysis) -> None:
+    good = found.grades["best"] + found.grades["good"]
+    print(f"expected points lost: {found.lost:,.1f}")
+    print(
+        f"accuracy: {found.accuracy:.1f}% of par kept ({good} of {len(found.decisions)} "
+        "decisions best or good)"
+    )
+    print("grades: " + ", ".join(f"{g} {n}" for g, n in found.grades.items()))
+    print(f"luck (the dice beyond expectation): {found.luck:+,.1f}")
+    if found.finished:
+        print(
+            f"score = par - lost + luck: {found.score:,} = {found.par:,.1f} - {found.lost:,.1f} "
+            f"{'+' if found.luck >= 0 else '-'} {abs(found.luck):,.1f}"
+        )
+    for d in found.costliest:
+        print(
+            f"costly: turn {d.turn} throw {d.roll}, {_show(d.dice)} with {d.turn_points:,} at "
+            f"risk: kept {_choice(d, False)}; best {_choice(d, True)}; lost {d.lost:,.1f}"
+        )
+
+
+def _cmd_bot(args: argparse.Namespace) -> int:
+    played = play(args.seed, args.level, args.table)
+    print(f"{args.level.capitalize()} on table {args.table}")
+    for turn in played.game.turns:
+        for index, throw in enumerate(turn.throws, start=1):
+            line = f"turn {turn.number:>2} throw {index}: {_show(throw.dice):<12}"
+            if throw.rethrow:
+                line += "  pair, thrown again"
+            elif throw.farkle:
+                line += "  Farkle"
+            elif throw.keep is not None:
+                kept = throw.keep
+                then = "bank" if index == len(turn.throws) else "roll"
+                line += f"  keep {_show(kept.dice)} ({kept.points:,}), {then}"
+            print(line)
+        print(f"turn {turn.number:>2} banked {turn.points:,}")
+    print(f"score: {played.score:,}")
+    return 0
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    cuts = calibration(args.games, args.table)
+    print(
+        f"nonzero expected points lost by Easy and Medium over {args.games} games, "
+        f"table {args.table}"
+    )
+    for name, value in zip(("50th", "75th", "90th"), cuts, strict=True):
+        print(f"{name} percentile: {value:,.1f}")
+    return 0
+
+
 def _show(values: Sequence[int]) -> str:
     return " ".join(map(str, values))
 
@@ -143,6 +254,28 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     ):
         subs[name] = commands.add_parser(name, parents=[table], help=helptext, description=helptext)
         subs[name].set_defaults(handler=handler)
+    helptext = "grade every decision of a recorded game against optimal play"
+    subs["analyse"] = commands.add_parser(
+        "analyse", parents=[table], help=helptext, description=helptext
+    )
+    subs["analyse"].add_argument("--seed", required=True, type=_seed, help="the puzzle's seed, hex")
+    subs["analyse"].add_argument(
+        "actions", metavar="ACTIONS", help="JSON file of the game's actions, - for standard input"
+    )
+    subs["analyse"].set_defaults(handler=_cmd_analyse)
+    helptext = "let a bot play a puzzle's dice, turn by turn"
+    subs["bot"] = commands.add_parser("bot", parents=[table], help=helptext, description=helptext)
+    subs["bot"].add_argument(
+        "--level", default="hard", choices=LEVELS, help="easy, medium or hard (optimal)"
+    )
+    subs["bot"].add_argument("--seed", required=True, type=_seed, help="the puzzle's seed, hex")
+    subs["bot"].set_defaults(handler=_cmd_bot)
+    helptext = "percentiles of the weaker bots' losses, which the grades are calibrated on"
+    subs["calibrate"] = commands.add_parser(
+        "calibrate", parents=[table], help=helptext, description=helptext
+    )
+    subs["calibrate"].add_argument("--games", type=int, default=2000, help="games per bot")
+    subs["calibrate"].set_defaults(handler=_cmd_calibrate)
     helptext = "check the stored solutions of every table against a fresh solve"
     subs["solutions"] = commands.add_parser("solutions", help=helptext, description=helptext)
     subs["solutions"].add_argument(

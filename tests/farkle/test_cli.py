@@ -1,6 +1,11 @@
+import hashlib
+import io
+import json
+
 import pytest
 
-from farkle import TABLES
+from farkle import TABLES, Game, Roll, roll_vector
+from farkle.bots import play
 from farkle.cli import main
 
 
@@ -175,3 +180,117 @@ def test_cli_solutions_checks_the_stored_data_against_a_fresh_solve(capsys):
     code, out = run(capsys, "solutions")
     assert code == 0
     assert out.splitlines() == [f"{t:<18}matches a fresh solve" for t in TABLES]
+
+
+SEED_HEX = "00" * 31 + "2a"
+
+
+def _actions_file(tmp_path, actions) -> str:
+    path = tmp_path / "actions.json"
+    path.write_text(json.dumps(actions))
+    return str(path)
+
+
+def _first_throw_with_1_and_5() -> tuple[str, tuple[int, ...]]:
+    for i in range(1000):
+        seed = hashlib.sha256(bytes([i % 256, i // 256])).hexdigest()
+        dice = Game.new(bytes.fromhex(seed)).apply(Roll()).dice
+        if 1 in dice and 5 in dice:
+            return seed, dice
+    raise AssertionError("no such throw")
+
+
+def test_cli_analyse_grades_a_keep_of_the_5_banked(capsys, tmp_path):
+    seed, dice = _first_throw_with_1_and_5()
+    five = dice.index(5)
+    actions = [{"action": "roll"}, {"action": "keep", "dice": [five], "then": "bank"}]
+    code, out = run(capsys, "analyse", "--seed", seed, _actions_file(tmp_path, actions))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Analysis, table farkle-challenge: score 50 (in progress), par 5,935.8"
+    row = lines[2].split()
+    # turn 1, throw 1, the dice, nothing at risk, then "5 (50), bank" worth the 50 banked.
+    assert row[:2] == ["1", "1"]
+    assert row[2 + len(dice) : 2 + len(dice) + 5] == ["0", "5", "(50),", "bank", "50.0"]
+    best, lost = float(row[-3].replace(",", "")), float(row[-2].replace(",", ""))
+    # The best choice is worth at least keeping the 1 and the 5 and banking.
+    assert best >= 150
+    assert lost == pytest.approx(best - 50, abs=0.11)
+    assert f"expected points lost: {row[-2]}" in lines
+    assert row[-1] == "blunder"
+    accuracy = 100 * (1 - float(row[-2].replace(",", "")) / 5935.8)
+    assert f"accuracy: {accuracy:.1f}% of par kept (0 of 1 decisions best or good)" in lines
+    assert any(line.startswith("costly: turn 1 throw 1") for line in lines)
+
+
+def test_cli_analyse_of_the_optimal_game_loses_nothing_and_reads_stdin(capsys, monkeypatch):
+    played = play(bytes.fromhex(SEED_HEX), "hard")
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"actions": list(played.actions)})))
+    code, out = run(capsys, "analyse", "--seed", SEED_HEX, "-")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == (
+        f"Analysis, table farkle-challenge: score {played.score:,} (finished), par 5,935.8"
+    )
+    assert "expected points lost: 0.0" in lines
+    assert any(line.startswith("accuracy: 100.0% of par kept (") for line in lines)
+    identity = next(line for line in lines if line.startswith("score = par - lost + luck"))
+    luck = next(line for line in lines if line.startswith("luck"))
+    sign = 1 if luck.split(": ")[1][0] == "+" else -1
+    value = sign * float(luck.split(": ")[1][1:].replace(",", ""))
+    assert value == pytest.approx(played.score - 5935.8, abs=0.1)
+    assert identity.startswith(f"score = par - lost + luck: {played.score:,} = 5,935.8 - 0.0 ")
+
+
+@pytest.mark.parametrize(
+    ("actions", "message"),
+    [
+        ("not json", "error: "),
+        ({"actions": 3}, "error: the actions are a JSON list"),
+        ([{"action": "keep", "dice": [0], "then": "bank"}], "error: Roll the dice first."),
+    ],
+)
+def test_cli_analyse_refuses_bad_actions(capsys, tmp_path, actions, message):
+    path = tmp_path / "actions.json"
+    path.write_text(actions if isinstance(actions, str) else json.dumps(actions))
+    code, out = run(capsys, "analyse", "--seed", SEED_HEX, str(path))
+    assert code == 2
+    assert out.startswith(message)
+
+
+def test_cli_analyse_refuses_a_missing_file_and_a_bad_seed(capsys, tmp_path):
+    code, out = run(capsys, "analyse", "--seed", SEED_HEX, str(tmp_path / "none.json"))
+    assert (code, out.startswith("error: cannot read")) == (2, True)
+    with pytest.raises(SystemExit) as exit_:
+        main(["analyse", "--seed", "xyz", "-"])
+    assert exit_.value.code == 2
+    assert "is not a hexadecimal seed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_cli_bot_prints_its_game_turn_by_turn(capsys, level):
+    code, out = run(capsys, "bot", "--level", level, "--seed", SEED_HEX, "--table", "royal")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"{level.capitalize()} on table royal"
+    banked = [int(line.rsplit(" ", 1)[1].replace(",", "")) for line in lines if "banked" in line]
+    assert len(banked) == 10
+    assert lines[-1] == f"score: {sum(banked):,}"
+    # The throws printed are the puzzle's: each turn's first throw is its roll vector.
+    firsts = [line for line in lines if " throw 1: " in line]
+    assert len(firsts) == 10
+    for turn, line in enumerate(firsts, start=1):
+        faces = roll_vector(bytes.fromhex(SEED_HEX), turn, 1, 6)
+        assert line.split(": ", 1)[1].startswith(" ".join(map(str, faces)))
+
+
+def test_cli_bot_and_analyse_help_are_plain_text(capsys):
+    for command in ("bot", "analyse"):
+        with pytest.raises(SystemExit) as exit_:
+            main([command, "-h"])
+        out = capsys.readouterr().out
+        assert exit_.value.code == 0
+        assert "--seed SEED" in out
+        assert "``" not in out
+    with pytest.raises(SystemExit):
+        main(["bot", "--level", "expert", "--seed", SEED_HEX])

@@ -123,6 +123,7 @@ def test_the_game_after_a_keep_is_what_its_option_says(table, s, picks):
         # The next throw is thrown from the option's hand: its dice and its sets.
         thrown = record.throws[index + 1]
         assert (len(thrown.dice), thrown.sets) == option.hand
-        if game.turn == before.turn:
+        # A Farkle on the last turn's next throw ends the game with nothing at risk.
+        if game.turn == before.turn and not game.finished:
             assert game.turn_points == before.turn_points + option.points
             assert game.in_hand == option.dice_left

@@ -1,0 +1,285 @@
+"""After the game: every decision of a recorded game graded by the solver's exact values.
+
+A decision is the keep of a scoring throw together with what follows it (roll on or bank): the
+game's one action that chooses anything. Its worth is the solver's expected banked points of the
+state it leads to (``roll_value`` of the points at risk and the hand when rolling on, the points
+when banking), and the best choice's worth is ``Solution.best``. Expected points lost are the
+difference, never negative. Luck is what each throw's dice gave beyond expectation: the value
+after the throw (its best choice, 0 on a Farkle) minus the value of throwing. Along a turn these
+telescope, so a finished game's score is exactly ``par - lost + luck`` (docs/analysis.md).
+Nothing is sampled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .game import AWAITING_KEEP, TURNS, Game, Throw
+from .solver import Solution, solve
+from .tables import DEFAULT_TABLE, Table
+from .turn import KeepOption, keep_option
+
+# Grades by expected points lost, calibrated on the Easy and Medium bots' decisions over 2,000
+# fixed seeds of farkle-challenge (``bots.calibration``, docs/analysis.md): the 50th, 75th and
+# 90th percentiles of their nonzero losses (57.1, 93.0, 143.4), rounded to 10 points.
+BEST = "best"
+GOOD = "good"
+INACCURACY = "inaccuracy"
+MISTAKE = "mistake"
+BLUNDER = "blunder"
+GRADES = (BEST, GOOD, INACCURACY, MISTAKE, BLUNDER)
+INACCURACY_FROM = 60.0
+MISTAKE_FROM = 90.0
+BLUNDER_FROM = 140.0
+# Float noise of the value tables: a loss below this is the best choice.
+EPSILON = 1e-6
+
+
+def solution_for(table: Table) -> Solution:
+    """The solved table analysis, the coach and the bots read: the one place to get it."""
+    return solve(table)
+
+
+def grade(lost: float) -> str:
+    """The grade of a decision that lost ``lost`` expected points."""
+    if lost <= EPSILON:
+        return BEST
+    if lost < INACCURACY_FROM:
+        return GOOD
+    if lost < MISTAKE_FROM:
+        return INACCURACY
+    if lost < BLUNDER_FROM:
+        return MISTAKE
+    return BLUNDER
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A keep and what follows it, with the expected banked points of the turn after it."""
+
+    positions: tuple[int, ...]
+    then: str
+    points: int
+    expected: float
+
+
+@dataclass(frozen=True)
+class GradedDecision:
+    """One graded decision: a throw's keep and then roll or bank, against the best one."""
+
+    turn: int
+    roll: int
+    dice: tuple[int, ...]
+    sets: tuple[tuple[int, int], ...]
+    # Points at risk before the keep.
+    turn_points: int
+    chosen: Choice
+    best: Choice
+    # The chosen keep's worth when followed by its best roll-or-bank: the keep's own loss is
+    # best.expected - keep_best, the roll-or-bank's is keep_best - chosen.expected.
+    keep_best: float
+    lost: float
+    grade: str
+
+
+@dataclass(frozen=True)
+class Luck:
+    """One throw's luck: the value after its dice minus the value of throwing."""
+
+    turn: int
+    roll: int
+    dice: tuple[int, ...]
+    before: float
+    after: float
+    kind: str
+
+    @property
+    def luck(self) -> float:
+        """What the dice gave beyond expectation (negative below it)."""
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A game's decisions graded, its throws' luck and the totals (docs/analysis.md)."""
+
+    table: str
+    score: int
+    finished: bool
+    # Expected score of optimal play from the start: 10 × the expected points of a turn.
+    par: float
+    decisions: tuple[GradedDecision, ...]
+    throws: tuple[Luck, ...]
+    lost: float
+    luck: float
+    # 100 × (1 - lost / par), floored at 0: the share of par the decisions kept.
+    accuracy: float
+    costliest: tuple[GradedDecision, ...]
+    grades: Mapping[str, int]
+
+
+def _choice_value(solution: Solution, turn_points: int, option: KeepOption, then: str) -> float:
+    total = turn_points + option.points
+    if then == "bank":
+        return float(total)
+    return solution.roll_value(total, *option.hand)
+
+
+def _best_then(solution: Solution, turn_points: int, option: KeepOption) -> tuple[str, float]:
+    """The better of rolling on and banking after a keep (rolling when banking is refused)."""
+    total = turn_points + option.points
+    roll = solution.roll_value(total, *option.hand)
+    if not option.may_bank or roll > total:
+        return "roll", roll
+    return "bank", float(total)
+
+
+def _best(solution: Solution, turn_points: int, throw: Throw) -> Choice:
+    found = solution.best(turn_points, throw.dice, throw.sets)
+    assert found is not None
+    points = keep_option(throw.dice, found.positions, solution.table, throw.sets).points
+    return Choice(found.positions, found.then, points, found.expected)
+
+
+def analyse(game: Game, solution: Solution | None = None) -> Analysis:
+    """Every decision of ``game`` graded and every throw's luck, from the solver's values."""
+    solution = solution or solution_for(game.table)
+    start = solution.expected_turn()
+    decisions: list[GradedDecision] = []
+    lucks: list[Luck] = []
+    for turn in game.turns:
+        turn_points = 0
+        for index, throw in enumerate(turn.throws, start=1):
+            before = solution.roll_value(turn_points, len(throw.dice), throw.sets)
+            if throw.rethrow:
+                # Seed 004: the pair is thrown again from the same state: no luck either way.
+                lucks.append(Luck(turn.number, index, throw.dice, before, before, "rethrow"))
+                continue
+            if throw.farkle:
+                lucks.append(Luck(turn.number, index, throw.dice, before, 0.0, "farkle"))
+                continue
+            best = _best(solution, turn_points, throw)
+            lucks.append(Luck(turn.number, index, throw.dice, before, best.expected, "scoring"))
+            option = throw.keep
+            if option is None:
+                # The throw waiting for a keep in a game still in progress.
+                continue
+            # A keep that rolls on is followed by its throw in the same action: a kept throw
+            # that ends its turn was banked.
+            then = "bank" if index == len(turn.throws) else "roll"
+            chosen = Choice(
+                option.positions,
+                then,
+                option.points,
+                _choice_value(solution, turn_points, option, then),
+            )
+            keep_best = _best_then(solution, turn_points, option)[1]
+            lost = max(0.0, best.expected - chosen.expected)
+            decisions.append(
+                GradedDecision(
+                    turn=turn.number,
+                    roll=index,
+                    dice=throw.dice,
+                    sets=throw.sets,
+                    turn_points=turn_points,
+                    chosen=chosen,
+                    best=best,
+                    keep_best=keep_best,
+                    lost=lost,
+                    grade=grade(lost),
+                )
+            )
+            turn_points += option.points
+    lost = sum(d.lost for d in decisions)
+    counts = {g: 0 for g in GRADES}
+    for d in decisions:
+        counts[d.grade] += 1
+    par = start * TURNS
+    accuracy = 100.0 * max(0.0, 1.0 - lost / par)
+    costliest = tuple(sorted((d for d in decisions if d.lost > EPSILON), key=lambda d: -d.lost)[:3])
+    return Analysis(
+        table=game.table.id,
+        score=game.score,
+        finished=game.finished,
+        par=par,
+        decisions=tuple(decisions),
+        throws=tuple(lucks),
+        lost=lost,
+        luck=sum(x.luck for x in lucks),
+        accuracy=accuracy,
+        costliest=costliest,
+        grades=counts,
+    )
+
+
+def analyse_actions(
+    seed: bytes, actions: Iterable[Mapping[str, Any]], table: str | Table = DEFAULT_TABLE
+) -> Analysis:
+    """The analysis of the game a seed, a table and stored actions replay to."""
+    return analyse(Game.replay(seed, actions, table))
+
+
+@dataclass(frozen=True)
+class KeepAdvice:
+    """One keep of the throw on the table: its points and what rolling on or banking is worth."""
+
+    positions: tuple[int, ...]
+    dice: tuple[int, ...]
+    points: int
+    dice_left: int
+    roll: float
+    # None when every die scored and the table forbids banking (seed 004).
+    bank: float | None
+    then: str
+    expected: float
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The coach before a decision: expected points of rolling and of banking, and the best
+    keep."""
+
+    turn_points: int
+    # Waiting for a keep: the best keep and what follows it; waiting for a roll: roll, no keep.
+    positions: tuple[int, ...]
+    then: str
+    expected: float
+    # Expected banked points of rolling on, and of banking, after the best keep (before a roll:
+    # the worth of the throw, and None since a throw must come first).
+    roll: float
+    bank: float | None
+    options: tuple[KeepAdvice, ...]
+
+
+def coach(game: Game, solution: Solution | None = None) -> Advice | None:
+    """Advice for the decision ``game`` waits for; None once it is finished."""
+    if game.finished:
+        return None
+    solution = solution or solution_for(game.table)
+    tp = game.turn_points
+    if game.state != AWAITING_KEEP:
+        roll = solution.roll_value(tp, game.in_hand, game.sets)
+        return Advice(tp, (), "roll", roll, roll, None, ())
+    options = []
+    for option in game.keep_options():
+        total = tp + option.points
+        roll = solution.roll_value(total, *option.hand)
+        then, expected = _best_then(solution, tp, option)
+        options.append(
+            KeepAdvice(
+                positions=option.positions,
+                dice=option.dice,
+                points=option.points,
+                dice_left=option.dice_left,
+                roll=roll,
+                bank=float(total) if option.may_bank else None,
+                then=then,
+                expected=expected,
+            )
+        )
+    found = solution.best(tp, game.dice, game.sets)
+    assert found is not None
+    top = next(o for o in options if o.positions == found.positions)
+    return Advice(tp, top.positions, top.then, top.expected, top.roll, top.bank, tuple(options))
