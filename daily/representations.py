@@ -68,6 +68,7 @@ def attempt_data(
             "dice_left": option.dice_left,
             "farkle_risk": _risk(option.dice_left, table, option.sets),
             "can_bank": option.may_bank,
+            "hot_dice": option.hot_dice,
         }
         for option in game.keep_options()
     ]
@@ -148,6 +149,7 @@ def puzzle_fields(puzzle: Puzzle, now: datetime.datetime) -> dict[str, Any]:
         "status": status,
         "players": puzzle.players,
         "par": par(puzzle.table),
+        "turns_total": farkle.TURNS,
         # docs/fairness.md: the seed is published once the puzzle is closed, never before.
         "revealed_seed": puzzle.seed().hex() if status == "closed" else None,
         # Frozen by the close (docs/operations.md): players, mean, median, best, distribution.

@@ -37,6 +37,7 @@ class KeepOptionSerializer(serializers.Serializer):
     can_bank = serializers.BooleanField(
         help_text="Whether `then: bank` is allowed (Le 10.000: not on a full hand)."
     )
+    hot_dice = serializers.BooleanField(help_text="Every die in hand scores: all come back.")
 
 
 class EventSerializer(serializers.Serializer):
@@ -132,6 +133,7 @@ class PuzzleSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["upcoming", "open", "grace", "closed"])
     players = serializers.IntegerField(help_text="Official attempts started.")
     par = serializers.IntegerField(help_text="Expected score of ten turns played optimally.")
+    turns_total = serializers.IntegerField(help_text="Turns in a game.")
     revealed_seed = serializers.CharField(allow_null=True, help_text="Hex, once closed.")
     final_stats = serializers.JSONField(
         allow_null=True,

@@ -53,6 +53,7 @@ def test_create_returns_code_link_and_commitment(client, clock):
         "status": "open",
         "players": 0,
         "par": round(farkle.solve("popular").expected_turn() * 10),
+        "turns_total": 10,
         "commitment": farkle.commitment(seed_of(code)),
         "revealed_seed": None,
         "final_stats": None,

@@ -42,6 +42,7 @@ def test_today_gives_the_day_its_commitment_and_a_csrf_cookie(client):
         "status": "open",
         "players": 0,
         "par": 5936,
+        "turns_total": 10,
         "revealed_seed": None,
         "final_stats": None,
         "my_attempts": [],
@@ -120,9 +121,30 @@ def test_keep_options_carry_scores_and_next_risk(client):
     # The test secret's first throw; a 5 scores 50 (seed 000) and the other faces nothing.
     assert attempt["dice"] == [3, 5, 5, 6, 4, 2]
     assert attempt["keep_options"] == [
-        {"dice": [1], "score": 50, "dice_left": 5, "farkle_risk": RISK_5, "can_bank": True},
-        {"dice": [2], "score": 50, "dice_left": 5, "farkle_risk": RISK_5, "can_bank": True},
-        {"dice": [1, 2], "score": 100, "dice_left": 4, "farkle_risk": RISK_4, "can_bank": True},
+        {
+            "dice": [1],
+            "score": 50,
+            "dice_left": 5,
+            "farkle_risk": RISK_5,
+            "can_bank": True,
+            "hot_dice": False,
+        },
+        {
+            "dice": [2],
+            "score": 50,
+            "dice_left": 5,
+            "farkle_risk": RISK_5,
+            "can_bank": True,
+            "hot_dice": False,
+        },
+        {
+            "dice": [1, 2],
+            "score": 100,
+            "dice_left": 4,
+            "farkle_risk": RISK_4,
+            "can_bank": True,
+            "hot_dice": False,
+        },
     ]
     assert attempt["farkle_risk"] == RISK_6
 
@@ -145,6 +167,7 @@ def test_keeping_all_six_dice_gives_six_back(client):
         "dice_left": 6,
         "farkle_risk": RISK_6,
         "can_bank": True,
+        "hot_dice": True,
     }
 
 
