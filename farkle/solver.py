@@ -31,7 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from .outcomes import throws
-from .tables import DEFAULT_TABLE, NO_HOUSE_RULES, TABLES, HouseRules, Table, get_table
+from .tables import (
+    DEFAULT_TABLE,
+    ENTRY_MINIMUMS,
+    FARKLE_PENALTIES,
+    NO_HOUSE_RULES,
+    TABLES,
+    HouseRules,
+    Table,
+    get_table,
+)
 from .turn import RETHROW, Hand, Sets, keep_options, throw_kind
 
 # Far above any threshold of the seeds' tables: with six dice, rolling stops paying off well
@@ -43,6 +52,8 @@ DEFAULT_CAP = 40_000
 DATA = Path(__file__).resolve().parent / "data"
 INDEX_FILE = "solutions.json"
 VALUES_FILE = "solutions.f64.xz"
+# Par of every site table under every combination of house rules (a few seconds each to solve).
+HOUSE_PARS_FILE = "house_pars.json"
 # Changes when the meaning of the stored numbers changes.
 FORMAT = 1
 
@@ -305,6 +316,12 @@ def write(directory: Path = DATA) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / INDEX_FILE).write_text(text)
     (directory / VALUES_FILE).write_bytes(packed)
+    # The house pars build on the stored turn solutions just written.
+    stored.cache_clear()
+    solve.cache_clear()
+    game_solution.cache_clear()
+    if directory == DATA:
+        (directory / HOUSE_PARS_FILE).write_text(house_pars_text())
 
 
 # House rules (challenges only): the value of a turn depends on the game around it. A game-level
@@ -402,18 +419,26 @@ def _turn_under(
 
     value = {h: [bank(u) for u in range(reach + 1)] for h in hands}
     roll = {h: [u * unit + bank_next for u in range(reach + 1)] for h in hands}
+    # Per hand: the Farkle's share of the value, the rethrow divisor, and each throw's options
+    # bound to the very lists they read, which the loop fills in place.
+    plan = []
+    for hand in hands:
+        found = groups[hand]
+        farkle = (1 - rethrow[hand] - sum(p for p, _ in found)) * farkle_next
+        bound = [
+            (p, [((value if may_bank else roll)[h], gain) for h, gain, may_bank in options])
+            for p, options in found
+        ]
+        plan.append((value[hand], roll[hand], farkle, 1 - rethrow[hand], bound))
     for u in range(top, -1, -1):
-        for hand in hands:
-            found = groups[hand]
-            farkle = 1 - rethrow[hand] - sum(p for p, _ in found)
-            expected = farkle * farkle_next
-            for probability, options in found:
-                expected += probability * max(
-                    (value if may_bank else roll)[h][u + gain] for h, gain, may_bank in options
-                )
-            expected /= 1 - rethrow[hand]
-            roll[hand][u] = expected
-            value[hand][u] = max(bank(u), expected)
+        banked = bank(u)
+        for values, rolls, farkle, divisor, bound in plan:
+            expected = farkle
+            for probability, options in bound:
+                expected += probability * max([lst[u + gain] for lst, gain in options])
+            expected /= divisor
+            rolls[u] = expected
+            values[u] = banked if banked > expected else expected
     for hand in hands:
         if roll[hand][top] > bank(top):
             raise ValueError(f"Cap too low for {solution.table.id} under house rules.")
@@ -469,6 +494,47 @@ def game_solution(
 
 def game_par(table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES) -> float:
     """Expected ten-turn score under optimal play with ``rules`` (without: ten times a turn)."""
+    t = get_table(table)
     if rules.off:
-        return solve(table).expected_turn() * 10
-    return game_solution(table, rules).par
+        return solve(t).expected_turn() * 10
+    if TABLES.get(t.id) is t:
+        found = stored_house_pars().get(t.id, {}).get(house_key(rules))
+        if found is not None:
+            return found
+    return game_solution(t, rules).par
+
+
+def house_key(rules: HouseRules) -> str:
+    """The stored pars' key of a combination of house rules: "entry-penalty"."""
+    return f"{rules.entry_minimum}-{rules.farkle_penalty}"
+
+
+def house_combinations() -> list[HouseRules]:
+    """Every combination of the seeds' house rules with at least one of them on."""
+    found = [HouseRules(e, p) for e in ENTRY_MINIMUMS for p in FARKLE_PENALTIES]
+    return [rules for rules in found if not rules.off]
+
+
+def house_pars_text() -> str:
+    """The stored pars under house rules, solved afresh, as JSON text."""
+    found: dict[str, Any] = {}
+    for table_id, table in TABLES.items():
+        pars = {house_key(r): solve_game(table, r).par for r in house_combinations()}
+        found[table_id] = {"fingerprint": fingerprint(table), "pars": pars}
+    return json.dumps({"format": FORMAT, "tables": found}, indent=1) + "\n"
+
+
+@cache
+def stored_house_pars(directory: Path = DATA) -> dict[str, dict[str, float]]:
+    """The stored pars under house rules by table, for tables whose rules have not changed."""
+    path = directory / HOUSE_PARS_FILE
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    if data["format"] != FORMAT:
+        return {}
+    return {
+        table_id: entry["pars"]
+        for table_id, entry in data["tables"].items()
+        if table_id in TABLES and entry["fingerprint"] == fingerprint(TABLES[table_id])
+    }

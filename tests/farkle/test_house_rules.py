@@ -10,8 +10,9 @@ from itertools import combinations, product
 
 import pytest
 
-from farkle import FarkleError, Game, Keep, Roll, Table, roll_vector, score
-from farkle.solver import game_par, solve, solve_game
+from farkle import TABLES, FarkleError, Game, Keep, Roll, Table, roll_vector, score
+from farkle.cli import main
+from farkle.solver import game_par, house_key, solve, solve_game, stored_house_pars
 from farkle.tables import HouseRules
 
 # Reduced games for the brute force: the site's scoring (seed 000) on fewer dice.
@@ -257,3 +258,35 @@ def test_three_farkles_by_hand():
     assert penalties == [(4, 100, 0), (7, 0, 0)]
     assert game.score == 50 and game.farkles_in_row == 0
     assert [t.penalty for t in game.turns] == [0, 0, 0, 100, 0, 0, 0, 0, 0, 0]
+
+
+def test_stored_house_pars_cover_every_table_and_match_a_fresh_solve():
+    stored = stored_house_pars()
+    assert set(stored) == set(TABLES)
+    keys = {f"{e}-{p}" for e in (0, 350, 500, 1000) for p in (0, 500, 1000)} - {"0-0"}
+    assert all(set(pars) == keys for pars in stored.values())
+    # A fresh solve of two combinations (the rest are checked by `solutions --write` diffs).
+    for rules in (HouseRules(500, 500), HouseRules(1000, 0)):
+        fresh = solve_game("farkle-challenge", rules).par
+        assert stored["farkle-challenge"][house_key(rules)] == pytest.approx(fresh, rel=1e-12)
+        assert game_par("farkle-challenge", rules) == stored["farkle-challenge"][house_key(rules)]
+
+
+def test_cli_par_with_house_rules(capsys):
+    assert main(["par", "--entry-minimum", "500", "--farkle-penalty", "500"]) == 0
+    out = capsys.readouterr().out
+    par = stored_house_pars()["farkle-challenge"]["500-500"]
+    assert f"with entry minimum 500 and three-Farkle penalty 500: par {par:,.0f}" in out
+    assert "par of a 10-turn game:    5,936" in out and round(par) < 5936
+
+
+def test_value_inside_a_turn_under_house_rules():
+    rules = HouseRules(500, 0)
+    game = solve_game(THREE_DICE, rules, turns=2)
+    plain = solve_game(THREE_DICE, HouseRules(), turns=2)
+    # Once opened, the rest of the game is the plain one: a turn's value plus the next turn's.
+    opened = game.value((2, True, 0), 100, 3)
+    assert opened == pytest.approx(plain.value((2, True, 0), 100, 3), rel=1e-12)
+    # Before opening, 100 at risk cannot be banked: its value is the throw's.
+    assert game.value((2, False, 0), 100, 3) == game.roll_value((2, False, 0), 100, 3)
+    assert game.value((2, False, 0), 100, 3) < opened
