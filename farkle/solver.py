@@ -349,6 +349,8 @@ class GameSolution:
     roll: dict[GameState, dict[Hand, list[float]]]
     # bank[state]: what banking is worth beyond the turn's points (the next state's value).
     bank: dict[GameState, float]
+    # farkle[state]: what a Farkle leaves (the next state's value, the penalty taken).
+    farkle: dict[GameState, float]
 
     @property
     def par(self) -> float:
@@ -366,8 +368,10 @@ class GameSolution:
         values = self.roll[state][(dice, sets)]
         if u < len(values):
             return values[u]
-        # Beyond the cap every state banks: one throw's expectation with the plain tail.
-        return self.bank[state] + self.solution.roll_value(turn_points, dice, sets)
+        # Beyond the cap every state banks: one throw's expectation, as in the plain tail.
+        scoring, _ = self.solution.tail[(dice, sets)]
+        plain = self.solution.roll_value(turn_points, dice, sets)
+        return plain + scoring * self.bank[state] + (1 - scoring) * self.farkle[state]
 
     def may_bank(self, state: GameState, turn_points: int) -> bool:
         """Whether the entry minimum lets the player bank ``turn_points`` in ``state``."""
@@ -454,6 +458,7 @@ def solve_game(
     start: dict[GameState, float] = {}
     rolls: dict[GameState, dict[Hand, list[float]]] = {}
     banks: dict[GameState, float] = {}
+    farkles: dict[GameState, float] = {}
     for t in range(turns + 1):
         for opened in (True, False) if rules.entry_minimum else (True,):
             for in_row in range(3 if rules.farkle_penalty and opened else 1):
@@ -478,9 +483,16 @@ def solve_game(
                 else:
                     rolls[state] = _turn_under(solution, bank_next, farkle_next, minimum)
                 banks[state] = bank_next
+                farkles[state] = farkle_next
                 start[state] = rolls[state][full][0]
     return GameSolution(
-        solution=solution, rules=rules, turns=turns, start=start, roll=rolls, bank=banks
+        solution=solution,
+        rules=rules,
+        turns=turns,
+        start=start,
+        roll=rolls,
+        bank=banks,
+        farkle=farkles,
     )
 
 

@@ -290,3 +290,17 @@ def test_value_inside_a_turn_under_house_rules():
     # Before opening, 100 at risk cannot be banked: its value is the throw's.
     assert game.value((2, False, 0), 100, 3) == game.roll_value((2, False, 0), 100, 3)
     assert game.value((2, False, 0), 100, 3) < opened
+
+
+def test_roll_value_beyond_the_cap_counts_the_next_states():
+    # Three turns on three dice with a 500 penalty, two Farkles in a row, 40,050 at risk and
+    # two dice in hand: every scoring throw banks its best keep, a Farkle pays the penalty.
+    rules = HouseRules(0, 500)
+    after = brute_game(THREE_DICE, rules, turns=2, floor=False)
+    expected = 0.0
+    for throw in product(range(1, 7), repeat=2):
+        points = [score(kept, THREE_DICE) for k in (1, 2) for kept in combinations(throw, k)]
+        points = [p for p in points if p is not None]
+        expected += (40_050 + max(points) + after if points else after - 500) / 36
+    game = solve_game(THREE_DICE, rules, turns=3)
+    assert game.roll_value((3, True, 2), 40_050, 2) == pytest.approx(expected, rel=1e-12)
