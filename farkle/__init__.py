@@ -48,6 +48,11 @@ from .turn import (
     throw_kind,
 )
 
+# isort: split
+# House rules (issue 14, challenges only): the game value's rules and the game-level solver.
+from .solver import GameSolution, GameState, game_par, game_solution, solve_game
+from .tables import ENTRY_MINIMUMS, FARKLE_PENALTIES, NO_HOUSE_RULES, HouseRules
+
 __all__ = [
     "GRADES",
     "LEVELS",
@@ -102,4 +107,14 @@ __all__ = [
     "score",
     "solve",
     "throw_kind",
+    # House rules (issue 14).
+    "ENTRY_MINIMUMS",
+    "FARKLE_PENALTIES",
+    "NO_HOUSE_RULES",
+    "GameSolution",
+    "GameState",
+    "HouseRules",
+    "game_par",
+    "game_solution",
+    "solve_game",
 ]

@@ -14,7 +14,15 @@ from .errors import FarkleError
 from .game import TURNS, Game
 from .risk import risk_table
 from .scoring import best_split, leftover, score
-from .tables import DEFAULT_TABLE, TABLES, Combo, get_table
+from .tables import (
+    DEFAULT_TABLE,
+    ENTRY_MINIMUMS,
+    FARKLE_PENALTIES,
+    TABLES,
+    Combo,
+    HouseRules,
+    get_table,
+)
 from .turn import RETHROW, keep_options, throw_kind
 
 # Plain text for -h: the module docstring is reST.
@@ -95,6 +103,13 @@ def _cmd_par(args: argparse.Namespace) -> int:
     print(f"Optimal play, table {args.table}")
     print(f"expected points of one turn: {turn:,.1f}")
     print(f"par of a {TURNS}-turn game:    {turn * TURNS:,.0f}")
+    rules = HouseRules(args.entry_minimum, args.farkle_penalty)
+    if not rules.off:
+        par = solver.game_par(args.table, rules)
+        print(
+            f"with entry minimum {rules.entry_minimum:,} and three-Farkle penalty "
+            f"{rules.farkle_penalty:,}: par {par:,.0f}"
+        )
     print("banking is always best from these turn points on (by dice left to throw):")
     for dice, threshold in solution.bank_thresholds().items():
         print(f"  {dice} {'die ' if dice == 1 else 'dice'}  {threshold:>6,}")
@@ -254,6 +269,13 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     ):
         subs[name] = commands.add_parser(name, parents=[table], help=helptext, description=helptext)
         subs[name].set_defaults(handler=handler)
+    # House rules (seed 000 «Paramètres», seeds 001 and 004): challenges only.
+    subs["par"].add_argument(
+        "--entry-minimum", type=int, default=0, choices=ENTRY_MINIMUMS, help="house rule"
+    )
+    subs["par"].add_argument(
+        "--farkle-penalty", type=int, default=0, choices=FARKLE_PENALTIES, help="house rule"
+    )
     helptext = "grade every decision of a recorded game against optimal play"
     subs["analyse"] = commands.add_parser(
         "analyse", parents=[table], help=helptext, description=helptext

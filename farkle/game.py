@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import FarkleError
 from .fair import roll_vector
-from .tables import DEFAULT_TABLE, Table, get_table
+from .tables import DEFAULT_TABLE, NO_HOUSE_RULES, HouseRules, Table, get_table
 from .turn import FARKLE, RETHROW, KeepOption, Sets, keep_option, keep_options, throw_kind
 
 TURNS = 10
@@ -101,7 +101,9 @@ class Event:
     (``positions`` for ``points``), ``farkle`` (the turn ends, ``points`` at risk lost),
     ``rethrow`` (seed 004: the pair in ``dice`` is thrown again, points kept), ``hot_dice``
     (every die scored: ``in_hand`` dice come back for the next throw), ``banked`` (``points``
-    added, ``score`` banked in all), ``turn_started`` and ``game_finished`` (final ``score``).
+    added, ``score`` banked in all), ``penalty`` (house rule: the third Farkle in a row took
+    ``points`` from the score, leaving ``score``), ``turn_started`` and ``game_finished`` (final
+    ``score``).
     """
 
     kind: str
@@ -132,6 +134,8 @@ class Turn:
     points: int = 0
     farkle: bool = False
     done: bool = False
+    # House rule: points the third Farkle in a row took from the banked score.
+    penalty: int = 0
 
 
 @dataclass(frozen=True)
@@ -152,19 +156,31 @@ class Game:
     sets: Sets = ()
     # What the action that made this game caused (none for a new game), for clients to show.
     events: tuple[Event, ...] = ()
+    # Challenge-only house rules (none for the daily).
+    rules: HouseRules = NO_HOUSE_RULES
+    # Whether the player has banked at least the entry minimum once (always, without one).
+    opened: bool = True
+    # Farkles in a row counting towards the house penalty (seed 004's crosses).
+    farkles_in_row: int = 0
 
     @classmethod
-    def new(cls, seed: bytes, table: str | Table = DEFAULT_TABLE) -> Game:
+    def new(
+        cls, seed: bytes, table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES
+    ) -> Game:
         """A game at the start of its first turn."""
         t = get_table(table)
-        return cls(seed=seed, table=t, in_hand=t.dice)
+        return cls(seed=seed, table=t, in_hand=t.dice, rules=rules, opened=not rules.entry_minimum)
 
     @classmethod
     def replay(
-        cls, seed: bytes, actions: Iterable[Mapping[str, Any]], table: str | Table = DEFAULT_TABLE
+        cls,
+        seed: bytes,
+        actions: Iterable[Mapping[str, Any]],
+        table: str | Table = DEFAULT_TABLE,
+        rules: HouseRules = NO_HOUSE_RULES,
     ) -> Game:
         """The game reached by applying stored actions, in order, to a new game."""
-        game = cls.new(seed, table)
+        game = cls.new(seed, table, rules)
         for data in actions:
             game = game.apply(action_from_dict(data))
         return game
@@ -184,7 +200,18 @@ class Game:
         """Every valid keep of the current throw, with what follows each."""
         if not self.dice:
             return ()
-        return keep_options(self.dice, self.table, self.sets)
+        options = keep_options(self.dice, self.table, self.sets)
+        if self.opened:
+            return options
+        # Entry minimum (seed 004: «Avant d'ouvrir, un joueur ne peut pas valider moins de 500
+        # points»): a keep that leaves the turn below it may only roll on.
+        return tuple(
+            replace(o, may_bank=False) if o.may_bank and not self._may_open(o.points) else o
+            for o in options
+        )
+
+    def _may_open(self, points: int) -> bool:
+        return self.turn_points + points >= self.rules.entry_minimum
 
     def ended_by_close(self) -> Game:
         """The game ended by its puzzle's close: banked points stay, points at risk are lost
@@ -226,6 +253,11 @@ class Game:
             raise FarkleError(
                 "wrong_state", "Every die has scored: all of them must be thrown again."
             )
+        if action.then == "bank" and not self.opened and not self._may_open(option.points):
+            raise FarkleError(
+                "below_entry_minimum",
+                f"The first bank needs at least {self.rules.entry_minimum} points in one turn.",
+            )
         turn = self.turns[-1]
         kept = replace(turn.throws[-1], keep=option)
         turn = replace(turn, throws=(*turn.throws[:-1], kept))
@@ -262,10 +294,27 @@ class Game:
         return game
 
     def _end_turn(self, *, banked: int, farkle: bool) -> Game:
-        turn = replace(self.turns[-1], points=banked, farkle=farkle, done=True)
-        turns = (*self.turns[:-1], turn)
         score = self.score + banked
-        game = self if farkle else self._event("banked", points=banked, score=score)
+        penalty = 0
+        in_row = self.farkles_in_row
+        game = self
+        if not farkle:
+            # Seed 004: a bank clears the crosses (keeping dice alone does not).
+            game = replace(self, opened=True, farkles_in_row=0)
+            game = game._event("banked", points=banked, score=score)
+        elif self.rules.farkle_penalty and self.opened:
+            # Seed 004: no cross before opening; at three crosses the player loses 500 and the
+            # crosses go back to zero. Seed 000: the score never goes below 0.
+            in_row += 1
+            if in_row == 3:
+                penalty = min(self.rules.farkle_penalty, score)
+                score -= penalty
+                in_row = 0
+            game = replace(self, farkles_in_row=in_row)
+            if in_row == 0:
+                game = game._event("penalty", points=penalty, score=score)
+        turn = replace(self.turns[-1], points=banked, farkle=farkle, done=True, penalty=penalty)
+        turns = (*self.turns[:-1], turn)
         if self.turn == TURNS:
             return replace(
                 game,

@@ -31,7 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from .outcomes import throws
-from .tables import DEFAULT_TABLE, TABLES, Table, get_table
+from .tables import (
+    DEFAULT_TABLE,
+    ENTRY_MINIMUMS,
+    FARKLE_PENALTIES,
+    NO_HOUSE_RULES,
+    TABLES,
+    HouseRules,
+    Table,
+    get_table,
+)
 from .turn import RETHROW, Hand, Sets, keep_options, throw_kind
 
 # Far above any threshold of the seeds' tables: with six dice, rolling stops paying off well
@@ -43,6 +52,8 @@ DEFAULT_CAP = 40_000
 DATA = Path(__file__).resolve().parent / "data"
 INDEX_FILE = "solutions.json"
 VALUES_FILE = "solutions.f64.xz"
+# Par of every site table under every combination of house rules (a few seconds each to solve).
+HOUSE_PARS_FILE = "house_pars.json"
 # Changes when the meaning of the stored numbers changes.
 FORMAT = 1
 
@@ -305,3 +316,237 @@ def write(directory: Path = DATA) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / INDEX_FILE).write_text(text)
     (directory / VALUES_FILE).write_bytes(packed)
+    # The house pars build on the stored turn solutions just written.
+    stored.cache_clear()
+    solve.cache_clear()
+    game_solution.cache_clear()
+    if directory == DATA:
+        (directory / HOUSE_PARS_FILE).write_text(house_pars_text())
+
+
+# House rules (challenges only): the value of a turn depends on the game around it. A game-level
+# state is (turns left, opened, Farkles in a row); from the last turn back, each state's turn is
+# solved exactly with its own end rewards: banking u points is worth u plus the next state's
+# value (opened, no Farkle in a row), a Farkle the next state's value (one more in a row, or the
+# penalty at the third, seed 004), and before opening a bank needs the entry minimum.
+# The penalty is counted in full: seed 000's floor at 0 only ever lowers a penalty, so ``par``
+# is a lower bound of the exact optimum with the floor, short of it by at most the penalty times
+# the chance that a third Farkle in a row finds less than the penalty banked (docs/rules.md).
+GameState = tuple[int, bool, int]
+
+
+@dataclass(frozen=True)
+class GameSolution:
+    """Optimal play of a ten-turn game under house rules, state by game-level state."""
+
+    solution: Solution
+    rules: HouseRules
+    turns: int
+    # start[(turns left, opened, Farkles in a row)]: expected points still to come at the start
+    # of a turn (score changes from here on, penalties included).
+    start: dict[GameState, float]
+    # roll[state][hand][u]: the same when throwing from ``hand`` with u units at risk.
+    roll: dict[GameState, dict[Hand, list[float]]]
+    # bank[state]: what banking is worth beyond the turn's points (the next state's value).
+    bank: dict[GameState, float]
+    # farkle[state]: what a Farkle leaves (the next state's value, the penalty taken).
+    farkle: dict[GameState, float]
+
+    @property
+    def par(self) -> float:
+        """Expected final score of the whole game under optimal play."""
+        return self.start[self.initial]
+
+    @property
+    def initial(self) -> GameState:
+        """The game-level state of a new game."""
+        return (self.turns, not self.rules.entry_minimum, 0)
+
+    def roll_value(self, state: GameState, turn_points: int, dice: int, sets: Sets = ()) -> float:
+        """Expected points still to come when throwing ``dice`` with ``turn_points`` at risk."""
+        u = self.solution._units(turn_points)
+        values = self.roll[state][(dice, sets)]
+        if u < len(values):
+            return values[u]
+        # Beyond the cap every state banks: one throw's expectation, as in the plain tail.
+        scoring, _ = self.solution.tail[(dice, sets)]
+        plain = self.solution.roll_value(turn_points, dice, sets)
+        return plain + scoring * self.bank[state] + (1 - scoring) * self.farkle[state]
+
+    def may_bank(self, state: GameState, turn_points: int) -> bool:
+        """Whether the entry minimum lets the player bank ``turn_points`` in ``state``."""
+        return state[1] or turn_points >= self.rules.entry_minimum
+
+    def value(self, state: GameState, turn_points: int, dice: int, sets: Sets = ()) -> float:
+        """Expected points still to come at a decision with ``turn_points`` at risk, played best."""
+        roll = self.roll_value(state, turn_points, dice, sets)
+        if not self.may_bank(state, turn_points):
+            return roll
+        return max(turn_points + self.bank[state], roll)
+
+    def best(
+        self,
+        state: GameState,
+        turn_points: int,
+        throw: tuple[int, ...] | list[int],
+        sets: Sets = (),
+    ) -> Decision | None:
+        """The best keep of a throw in ``state`` and what to do next; None for a Farkle."""
+        choices = []
+        for option in keep_options(throw, self.solution.table, sets):
+            total = turn_points + option.points
+            roll = self.roll_value(state, total, *option.hand)
+            bank = total + self.bank[state]
+            can_bank = option.may_bank and self.may_bank(state, total)
+            then = "bank" if can_bank and bank >= roll else "roll"
+            worth = bank if then == "bank" else roll
+            choices.append((worth, option.points, -len(option.positions), option.positions, then))
+        if not choices:
+            return None
+        expected, _, _, positions, then = max(choices)
+        return Decision(positions=positions, then=then, expected=expected)
+
+
+def _turn_under(
+    solution: Solution, bank_next: float, farkle_next: float, minimum: int
+) -> dict[Hand, list[float]]:
+    """Throw values of one turn whose bank is worth u + ``bank_next`` (from ``minimum`` points
+    on) and whose Farkle is worth ``farkle_next``."""
+    unit, top = solution.unit, solution.cap_units
+    groups, rethrow = solution.groups, solution.rethrow
+    hands = list(groups)
+    reach = top + max(g for found in groups.values() for _, o in found for _, g, _ in o) + 1
+    lowest = -(-minimum // unit)
+
+    def bank(u: int) -> float:
+        return u * unit + bank_next if u >= lowest else float("-inf")
+
+    value = {h: [bank(u) for u in range(reach + 1)] for h in hands}
+    roll = {h: [u * unit + bank_next for u in range(reach + 1)] for h in hands}
+    # Per hand: the Farkle's share of the value, the rethrow divisor, and each throw's options
+    # bound to the very lists they read, which the loop fills in place.
+    plan = []
+    for hand in hands:
+        found = groups[hand]
+        farkle = (1 - rethrow[hand] - sum(p for p, _ in found)) * farkle_next
+        bound = [
+            (p, [((value if may_bank else roll)[h], gain) for h, gain, may_bank in options])
+            for p, options in found
+        ]
+        plan.append((value[hand], roll[hand], farkle, 1 - rethrow[hand], bound))
+    for u in range(top, -1, -1):
+        banked = bank(u)
+        for values, rolls, farkle, divisor, bound in plan:
+            expected = farkle
+            for probability, options in bound:
+                expected += probability * max([lst[u + gain] for lst, gain in options])
+            expected /= divisor
+            rolls[u] = expected
+            values[u] = banked if banked > expected else expected
+    for hand in hands:
+        if roll[hand][top] > bank(top):
+            raise ValueError(f"Cap too low for {solution.table.id} under house rules.")
+    return {h: values[: top + 1] for h, values in roll.items()}
+
+
+def solve_game(
+    table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES, turns: int = 10
+) -> GameSolution:
+    """Solve a whole game under house rules by dynamic programming over game-level states."""
+    solution = solve(table)
+    full = (solution.table.dice, ())
+    start: dict[GameState, float] = {}
+    rolls: dict[GameState, dict[Hand, list[float]]] = {}
+    banks: dict[GameState, float] = {}
+    farkles: dict[GameState, float] = {}
+    for t in range(turns + 1):
+        for opened in (True, False) if rules.entry_minimum else (True,):
+            for in_row in range(3 if rules.farkle_penalty and opened else 1):
+                state = (t, opened, in_row)
+                if t == 0:
+                    start[state] = 0.0
+                    continue
+                bank_next = start[(t - 1, True, 0)]
+                if not opened or not rules.farkle_penalty:
+                    # Seed 004: before opening a lost turn gives no cross.
+                    farkle_next = start[(t - 1, opened, 0)]
+                elif in_row == 2:
+                    farkle_next = start[(t - 1, True, 0)] - rules.farkle_penalty
+                else:
+                    farkle_next = start[(t - 1, True, in_row + 1)]
+                minimum = 0 if opened else rules.entry_minimum
+                if bank_next == farkle_next and not minimum:
+                    # Nothing after the turn depends on it: the plain turn, shifted.
+                    rolls[state] = {
+                        h: [v + bank_next for v in vs] for h, vs in solution.roll.items()
+                    }
+                else:
+                    rolls[state] = _turn_under(solution, bank_next, farkle_next, minimum)
+                banks[state] = bank_next
+                farkles[state] = farkle_next
+                start[state] = rolls[state][full][0]
+    return GameSolution(
+        solution=solution,
+        rules=rules,
+        turns=turns,
+        start=start,
+        roll=rolls,
+        bank=banks,
+        farkle=farkles,
+    )
+
+
+@cache
+def game_solution(
+    table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES
+) -> GameSolution:
+    """The ten-turn game's solution under ``rules`` (seconds: computed once per process)."""
+    return solve_game(table, rules)
+
+
+def game_par(table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES) -> float:
+    """Expected ten-turn score under optimal play with ``rules`` (without: ten times a turn)."""
+    t = get_table(table)
+    if rules.off:
+        return solve(t).expected_turn() * 10
+    if TABLES.get(t.id) is t:
+        found = stored_house_pars().get(t.id, {}).get(house_key(rules))
+        if found is not None:
+            return found
+    return game_solution(t, rules).par
+
+
+def house_key(rules: HouseRules) -> str:
+    """The stored pars' key of a combination of house rules: "entry-penalty"."""
+    return f"{rules.entry_minimum}-{rules.farkle_penalty}"
+
+
+def house_combinations() -> list[HouseRules]:
+    """Every combination of the seeds' house rules with at least one of them on."""
+    found = [HouseRules(e, p) for e in ENTRY_MINIMUMS for p in FARKLE_PENALTIES]
+    return [rules for rules in found if not rules.off]
+
+
+def house_pars_text() -> str:
+    """The stored pars under house rules, solved afresh, as JSON text."""
+    found: dict[str, Any] = {}
+    for table_id, table in TABLES.items():
+        pars = {house_key(r): solve_game(table, r).par for r in house_combinations()}
+        found[table_id] = {"fingerprint": fingerprint(table), "pars": pars}
+    return json.dumps({"format": FORMAT, "tables": found}, indent=1) + "\n"
+
+
+@cache
+def stored_house_pars(directory: Path = DATA) -> dict[str, dict[str, float]]:
+    """The stored pars under house rules by table, for tables whose rules have not changed."""
+    path = directory / HOUSE_PARS_FILE
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    if data["format"] != FORMAT:
+        return {}
+    return {
+        table_id: entry["pars"]
+        for table_id, entry in data["tables"].items()
+        if table_id in TABLES and entry["fingerprint"] == fingerprint(TABLES[table_id])
+    }

@@ -217,3 +217,33 @@ def get_table(table: str | Table) -> Table:
     if isinstance(table, Table):
         return table
     return TABLES[table]
+
+
+# Seed 000 «Paramètres»: many tables ask for 500 in one turn before a first bank, some 350 or
+# 1,000; seed 004 opens at 500.
+ENTRY_MINIMUMS = (0, 350, 500, 1000)
+# Seed 000: three Farkles in a row usually cost 1,000, sometimes 500; seed 001 takes 1,000,
+# seed 004's three crosses 500.
+FARKLE_PENALTIES = (0, 500, 1000)
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Challenge-only house rules (seed 000: the daily never uses them); zero means off."""
+
+    # No bank below this many points in one turn until the player has banked once.
+    entry_minimum: int = 0
+    # Taken from the banked score (never below 0) at the third Farkle in a row.
+    farkle_penalty: int = 0
+
+    def __post_init__(self) -> None:
+        if self.entry_minimum < 0 or self.farkle_penalty < 0:
+            raise ValueError("House rules are zero or positive points.")
+
+    @property
+    def off(self) -> bool:
+        """Neither rule is in play."""
+        return not self.entry_minimum and not self.farkle_penalty
+
+
+NO_HOUSE_RULES = HouseRules()

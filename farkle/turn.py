@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from .errors import FarkleError
 from .scoring import POSITIONS, check_dice, check_positions, pack, scorer
-from .tables import DEFAULT_TABLE, FACES, Table, get_table
+from .tables import DEFAULT_TABLE, FACES, TABLES, Table, get_table
 
 # Sets kept in the current hand, for extension: ((face, count), ...) sorted by face.
 Sets = tuple[tuple[int, int], ...]
@@ -57,7 +57,9 @@ def keep_options(
     """Every valid keep of a throw (the dice in hand) given the hand's sets, in mask order."""
     t = get_table(table)
     check_dice(throw, t.dice)
-    return _options(tuple(throw), t.id, tuple(sets) if t.extend_sets else ())
+    # A table outside the site's (a test's reduced game) is its own cache key.
+    key = t.id if TABLES.get(t.id) is t else t
+    return _options(tuple(throw), key, tuple(sets) if t.extend_sets else ())
 
 
 def keep_option(
@@ -92,7 +94,7 @@ def is_farkle(throw: Sequence[int], table: str | Table = DEFAULT_TABLE, sets: Se
 
 
 @lru_cache(maxsize=65536)
-def _options(throw: tuple[int, ...], table_id: str, sets: Sets) -> tuple[KeepOption, ...]:
+def _options(throw: tuple[int, ...], table_id: str | Table, sets: Sets) -> tuple[KeepOption, ...]:
     t = scorer(table_id).table
     found = _extending(throw, table_id, sets) if t.extend_sets else _plain(throw, table_id)
     options = []
@@ -114,7 +116,9 @@ def _options(throw: tuple[int, ...], table_id: str, sets: Sets) -> tuple[KeepOpt
     return tuple(options)
 
 
-def _plain(throw: tuple[int, ...], table_id: str) -> list[tuple[tuple[int, ...], int, Sets]]:
+def _plain(
+    throw: tuple[int, ...], table_id: str | Table
+) -> list[tuple[tuple[int, ...], int, Sets]]:
     """Keeps scored by the dice kept alone: every subset of the throw that scores whole."""
     s = scorer(table_id)
     best = s.best
@@ -147,7 +151,7 @@ def _bound_groups(throw: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _extending(
-    throw: tuple[int, ...], table_id: str, sets: Sets
+    throw: tuple[int, ...], table_id: str | Table, sets: Sets
 ) -> list[tuple[tuple[int, ...], int, Sets]]:
     """Keeps on a table whose kept sets grow (seed 003), with the sets of the hand after."""
     found = []
@@ -160,7 +164,9 @@ def _extending(
 
 
 @lru_cache(maxsize=16384)
-def _extended_value(kept: tuple[int, ...], table_id: str, sets: Sets) -> tuple[int, Sets] | None:
+def _extended_value(
+    kept: tuple[int, ...], table_id: str | Table, sets: Sets
+) -> tuple[int, Sets] | None:
     """The best worth of kept dice when some may extend the hand's sets, and the sets after."""
     s = scorer(table_id)
     counts = Counter(kept)
