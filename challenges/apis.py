@@ -18,9 +18,8 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import code_display
 from challenges.models import Challenge
-from daily import selectors as daily_selectors
-from daily import services as daily_services
 from daily.apis.leaderboards import LeaderboardQuerySerializer, leaderboard_for_request
+from daily.apis.payloads import attempt_data, attempt_summary, iso, puzzle_fields
 from daily.apis.schemas import (
     AttemptSerializer,
     AttemptSummarySerializer,
@@ -33,9 +32,11 @@ from daily.apis.verify import (
     VerifyQuerySerializer,
     verification_response,
 )
-from daily.players import player_for_request, player_from_request
-from daily.representations import attempt_data, attempt_summary, iso, puzzle_fields
-from farkle_site.drf import NewGuestThrottle, ScopedAddressThrottle, ScopedPlayerThrottle
+from daily.selectors.attempts import player_attempts_on
+from daily.services.attempts import attempt_start, attempt_start_allowed
+from daily.web.session import session_player, session_player_or_create
+from daily.web.throttles import NewGuestThrottle
+from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.errors import ApiError
 from farkle_site.fields import StrictCharField, StrictIntegerField
 
@@ -96,7 +97,7 @@ class ChallengesApi(APIView):
         data = serializer.validated_data
         now = timezone.now()
         challenge = services.challenge_create(
-            creator=player_for_request(request._request, now=now),
+            creator=session_player_or_create(request._request, now=now),
             title=data.get("title", ""),
             table=data.get("table", farkle.DEFAULT_TABLE),
             days=data.get("days", services.DAYS_DEFAULT),
@@ -115,9 +116,7 @@ class ChallengeApi(APIView):
     def get(self, request: Request, code: str) -> Response:
         now = timezone.now()
         challenge = selectors.challenge_get(code=code)
-        attempts = daily_selectors.player_attempts_on(
-            player=player_from_request(request), puzzle=challenge.puzzle
-        )
+        attempts = player_attempts_on(player=session_player(request), puzzle=challenge.puzzle)
         return Response(
             {
                 **challenge_data(request, challenge, now),
@@ -139,10 +138,10 @@ class ChallengeAttemptsApi(APIView):
     def post(self, request: Request, code: str) -> Response:
         now = timezone.now()
         challenge = selectors.challenge_get(code=code)
-        daily_services.attempt_start_allowed(puzzle=challenge.puzzle, now=now)
-        player = player_for_request(request._request, now=now)
-        attempt = daily_services.attempt_start(player=player, puzzle=challenge.puzzle, now=now)
-        game = daily_selectors.attempt_game(attempt)
+        attempt_start_allowed(puzzle=challenge.puzzle, now=now)
+        player = session_player_or_create(request._request, now=now)
+        attempt = attempt_start(player=player, puzzle=challenge.puzzle, now=now)
+        game = attempt.game()
         return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
 
 
@@ -158,7 +157,7 @@ class MyChallengesApi(APIView):
         summary="Challenges I created or played, newest first",
     )
     def get(self, request: Request) -> Response:
-        player = player_from_request(request)
+        player = session_player(request)
         if player is None:
             return Response([])
         now = timezone.now()

@@ -11,7 +11,7 @@ import farkle
 from challenges.codes import code_generate
 from challenges.models import Challenge
 from daily.models import Player, Puzzle
-from daily.names import text_clean
+from daily.rules.names import text_clean
 from farkle_site.errors import ApiError
 
 TITLE_MAX_LENGTH = 60

@@ -5,6 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every refusal (``farkle_site.errors``)."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField()
+
 
 # What each error status means, for every operation that can give it (the codes the README lists).
 _ERROR_DESCRIPTIONS = {
@@ -66,8 +75,6 @@ class ErrorsAutoSchema(AutoSchema):
             return False
 
     def _error_response(self, code: int) -> dict[str, Any]:
-        from daily.apis.schemas import ErrorSerializer
-
         component = self.resolve_serializer(ErrorSerializer, "response")
         return {
             "description": _ERROR_DESCRIPTIONS[code],

@@ -14,11 +14,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily import selectors, services
 from daily.apis import schemas
-from daily.players import player_for_request, player_from_request, player_id_from_request
-from daily.representations import attempt_data, puzzle_data
-from farkle_site.drf import NewGuestThrottle, ScopedPlayerThrottle
+from daily.apis.payloads import attempt_data, puzzle_data
+from daily.rules.calendar import day_of
+from daily.selectors.attempts import attempt_visible, player_attempts_on
+from daily.services.attempts import attempt_act, attempt_start, attempt_start_allowed
+from daily.services.puzzles import daily_get_or_create
+from daily.web.session import session_player, session_player_id, session_player_or_create
+from daily.web.throttles import NewGuestThrottle
+from farkle_site.drf import ScopedPlayerThrottle
 from farkle_site.errors import ApiError
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -36,13 +40,13 @@ def parse_day(text: str) -> datetime.date:
 
 def day_or_today(text: str, now: datetime.datetime) -> datetime.date:
     """A date from the URL, where ``today`` means the UTC date of ``now``."""
-    return services.day_of(now) if text == "today" else parse_day(text)
+    return day_of(now) if text == "today" else parse_day(text)
 
 
 def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:
-    puzzle = services.daily_get_or_create(day=day, now=now)
-    player = player_from_request(request)
-    attempts = selectors.player_attempts_on(player=player, puzzle=puzzle)
+    puzzle = daily_get_or_create(day=day, now=now)
+    player = session_player(request)
+    attempts = player_attempts_on(player=player, puzzle=puzzle)
     return Response(puzzle_data(puzzle, now, attempts))
 
 
@@ -52,7 +56,7 @@ class DailyTodayApi(APIView):
     @extend_schema(responses=schemas.DailySerializer, summary="Today's daily (UTC)")
     def get(self, request: Request) -> Response:
         now = timezone.now()
-        return _daily_response(request, services.day_of(now), now)
+        return _daily_response(request, day_of(now), now)
 
 
 class DailyDayApi(APIView):
@@ -72,23 +76,23 @@ class DailyAttemptsApi(APIView):
     )
     def post(self, request: Request, day: str) -> Response:
         now = timezone.now()
-        puzzle = services.daily_get_or_create(day=day_or_today(day, now), now=now)
-        services.attempt_start_allowed(puzzle=puzzle, now=now)
-        player = player_for_request(request._request, now=now)
-        attempt = services.attempt_start(player=player, puzzle=puzzle, now=now)
-        game = selectors.attempt_game(attempt)
+        puzzle = daily_get_or_create(day=day_or_today(day, now), now=now)
+        attempt_start_allowed(puzzle=puzzle, now=now)
+        player = session_player_or_create(request._request, now=now)
+        attempt = attempt_start(player=player, puzzle=puzzle, now=now)
+        game = attempt.game()
         return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
 
 
 class AttemptApi(APIView):
     @extend_schema(responses=schemas.AttemptSerializer, summary="An attempt's state")
     def get(self, request: Request, attempt_id: int) -> Response:
-        attempt = selectors.attempt_visible(
-            attempt_id=attempt_id, player=player_from_request(request), now=timezone.now()
+        attempt = attempt_visible(
+            attempt_id=attempt_id, player=session_player(request), now=timezone.now()
         )
         if attempt is None:
             raise ApiError("not_found", "No such attempt.")
-        return Response(attempt_data(attempt, selectors.attempt_game(attempt)))
+        return Response(attempt_data(attempt, attempt.game()))
 
 
 class AttemptActionsApi(APIView):
@@ -130,9 +134,9 @@ class AttemptActionsApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         try:
-            attempt, game = services.attempt_act(
+            attempt, game = attempt_act(
                 attempt_id=attempt_id,
-                player_id=player_id_from_request(request),
+                player_id=session_player_id(request),
                 step=data["step"],
                 action={k: v for k, v in data.items() if k != "step"},
                 now=timezone.now(),

@@ -12,18 +12,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily import services
 from daily.apis import schemas
 from daily.apis.attempts import day_or_today
-from daily.leaderboard import Leaderboard, leaderboard_page
+from daily.apis.payloads import puzzle_ref
 from daily.models import Puzzle
-from daily.players import player_from_request
-from daily.representations import puzzle_ref, puzzle_status
+from daily.selectors.leaderboards import Leaderboard, leaderboard_page
+from daily.services.puzzles import daily_get_or_create
+from daily.web.session import session_player
 
 
 def leaderboard_data(puzzle: Puzzle, board: Leaderboard, now: datetime.datetime) -> dict[str, Any]:
     """A leaderboard as the API shows it (a day's or a challenge's)."""
-    status = puzzle_status(puzzle, now)
+    status = puzzle.status(now)
     return {
         **puzzle_ref(puzzle),
         "status": status,
@@ -58,7 +58,7 @@ def leaderboard_for_request(
         puzzle=puzzle,
         page=query.validated_data["page"],
         now=now,
-        player=player_from_request(request),
+        player=session_player(request),
         accounts=query.validated_data["accounts"],
     )
     return leaderboard_data(puzzle, board, now)
@@ -72,6 +72,6 @@ class DailyLeaderboardApi(APIView):
     )
     def get(self, request: Request, day: str) -> Response:
         now = timezone.now()
-        puzzle = services.daily_get_or_create(day=day_or_today(day, now), now=now)
+        puzzle = daily_get_or_create(day=day_or_today(day, now), now=now)
         data = leaderboard_for_request(request, puzzle, now)
         return Response(schemas.LeaderboardSerializer(data).data)

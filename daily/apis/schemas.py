@@ -3,6 +3,8 @@ builds the same shapes; the tests hold the two together)."""
 
 from rest_framework import serializers
 
+from farkle_site.openapi import ErrorSerializer
+
 
 class PuzzleRefSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["daily", "challenge"])
@@ -142,11 +144,6 @@ class PuzzleSerializer(serializers.Serializer):
 class DailySerializer(PuzzleSerializer):
     date = serializers.DateField()
     my_attempts = AttemptSummarySerializer(many=True)
-
-
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    code = serializers.CharField()
 
 
 class ConflictSerializer(ErrorSerializer):

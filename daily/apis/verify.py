@@ -9,11 +9,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily import services
 from daily.apis.attempts import parse_day
 from daily.apis.schemas import PuzzleRefSerializer
-from daily.players import player_from_request
-from daily.verify import puzzle_verification
+from daily.selectors.verification import puzzle_verification
+from daily.services.puzzles import daily_get_or_create
+from daily.web.session import session_player
 
 
 class VerifyQuerySerializer(serializers.Serializer):
@@ -62,7 +62,7 @@ def verification_response(request: Request, puzzle) -> Response:
     data = puzzle_verification(
         puzzle=puzzle,
         attempt_id=query.validated_data.get("attempt"),
-        player=player_from_request(request),
+        player=session_player(request),
         now=timezone.now(),
     )
     return Response(data)
@@ -75,5 +75,5 @@ class VerifyDailyApi(APIView):
         summary="Facts to check a daily by: commitment, seed once closed, an attempt's throws",
     )
     def get(self, request: Request, day: str) -> Response:
-        puzzle = services.daily_get_or_create(day=parse_day(day), now=timezone.now())
+        puzzle = daily_get_or_create(day=parse_day(day), now=timezone.now())
         return verification_response(request, puzzle)

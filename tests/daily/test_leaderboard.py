@@ -6,7 +6,8 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from daily.leaderboard import (
+from daily.models import Attempt, Player, Puzzle
+from daily.selectors.leaderboards import (
     Bucket,
     Distribution,
     Entry,
@@ -16,9 +17,9 @@ from daily.leaderboard import (
     leaderboard_page,
     player_standing,
 )
-from daily.models import Attempt, Player, Puzzle
-from daily.players import player_bind
-from daily.services import daily_get_or_create, score_count_add
+from daily.services.attempts import score_count_add
+from daily.services.puzzles import daily_get_or_create
+from daily.web.session import session_bind
 from tests.moments import NOON
 
 from .helpers import play_greedy, post, start_daily
@@ -67,7 +68,7 @@ def finish(
 def as_player(client: Client, player: Player) -> Client:
     """Tie the client's session to a player, as its first game would."""
     session = client.session
-    player_bind(SimpleNamespace(session=session), player)
+    session_bind(SimpleNamespace(session=session), player)
     session.save()
     return client
 

@@ -3,8 +3,8 @@ import datetime
 import pytest
 
 from daily.models import Player
-from daily.names import display_name_clean, text_clean
-from daily.players import (
+from daily.rules.names import display_name_clean, text_clean
+from daily.services.players import (
     _ADJECTIVES,
     _ANIMALS,
     display_name_generate,

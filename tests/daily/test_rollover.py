@@ -10,7 +10,7 @@ from django.test import Client
 
 import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
-from daily.rollover import puzzle_close, reconcile
+from daily.services.rollover import puzzle_close, reconcile
 
 from .helpers import act, play_greedy, post, start_daily
 
@@ -105,10 +105,11 @@ def test_close_freezes_ranks_percentiles_and_statistics(clock):
 
 def _day_with_scores(scores: list[int]) -> int:
     """A daily whose official attempts finished with these scores (set directly: fast)."""
-    from daily import services
-    from daily.players import player_create
+    from daily.services.attempts import score_count_add
+    from daily.services.players import player_create
+    from daily.services.puzzles import daily_get_or_create
 
-    puzzle = services.daily_get_or_create(day=datetime.date(2026, 11, 29), now=at(12, 0))
+    puzzle = daily_get_or_create(day=datetime.date(2026, 11, 29), now=at(12, 0))
     for i, score in enumerate(scores):
         player = player_create(now=at(12, 0))
         Attempt.objects.create(
@@ -122,7 +123,7 @@ def _day_with_scores(scores: list[int]) -> int:
             finished_at=at(12, i),
             deadline=puzzle.closes_at,
         )
-        services.score_count_add(puzzle=puzzle, score=score)
+        score_count_add(puzzle=puzzle, score=score)
     return puzzle.pk
 
 

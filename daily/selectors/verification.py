@@ -11,9 +11,8 @@ import datetime
 from typing import Any
 
 import farkle
+from daily.apis.payloads import iso, puzzle_ref
 from daily.models import Attempt, Player, Puzzle
-from daily.representations import iso, puzzle_ref, puzzle_status
-from daily.selectors import attempt_game
 from farkle_site.errors import ApiError
 
 
@@ -24,13 +23,13 @@ def _own_seed_revealed(attempt: Attempt, finished: bool, now: datetime.datetime)
 
 def attempt_facts(attempt: Attempt, *, now: datetime.datetime) -> dict[str, Any]:
     """An attempt's dice as served, with the commitment and seed they must come from."""
-    game = attempt_game(attempt)
+    game = attempt.game()
     own = attempt.dice_source == Attempt.DiceSource.OWN
     if own:
         seed = attempt.seed() if _own_seed_revealed(attempt, game.finished, now) else None
         commitment = farkle.commitment(attempt.seed())
     else:
-        closed = puzzle_status(attempt.puzzle, now) == "closed"
+        closed = attempt.puzzle.status(now) == "closed"
         seed = attempt.puzzle.seed() if closed else None
         commitment = attempt.puzzle.commitment
     return {
@@ -58,7 +57,7 @@ def puzzle_verification(
     Before the puzzle closes only a finished practice game on dice of its own can be checked,
     and only by its player: its throws and seed tell nothing about the puzzle's dice.
     """
-    status = puzzle_status(puzzle, now)
+    status = puzzle.status(now)
     attempt = None
     if attempt_id is not None:
         attempt = (

@@ -25,11 +25,12 @@ def foresight_fields(*, puzzle: Puzzle, actions: Sequence[Mapping[str, Any]]) ->
 
 
 def _recount(puzzle: Puzzle, score: int, delta: int) -> None:
-    # Imported here: daily.services imports this module for ``foresight_fields``.
-    from daily import rollover, services
+    # Imported here: daily.services.attempts imports this module for ``foresight_fields``.
+    from daily.services import rollover
+    from daily.services.attempts import score_count_add
 
     if delta > 0:
-        services.score_count_add(puzzle=puzzle, score=score, count=delta)
+        score_count_add(puzzle=puzzle, score=score, count=delta)
     else:
         ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + delta)
     if puzzle.closed_at is not None:

@@ -1,10 +1,9 @@
-"""Reads that span models."""
+"""Reads of attempts and of the dailies they are played on."""
 
 from __future__ import annotations
 
 import datetime
 
-import farkle
 from daily.models import Attempt, Player, Puzzle
 
 
@@ -39,10 +38,3 @@ def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt |
     if now >= attempt.puzzle.closes_at and attempt.state == Attempt.State.FINISHED:
         return attempt
     return None
-
-
-def attempt_game(attempt: Attempt) -> farkle.Game:
-    """The attempt's game, replayed from its stored actions (and ended, when its puzzle's close
-    finalised it)."""
-    game = farkle.Game.replay(attempt.seed(), attempt.actions, attempt.puzzle.table)
-    return game.ended_by_close() if attempt.finalised_at_close else game

@@ -1,4 +1,4 @@
-"""Writes: today's puzzle on demand, starting attempts and acting on them."""
+"""Writes of attempts: start one, act on one, count an official finished score."""
 
 from __future__ import annotations
 
@@ -7,80 +7,14 @@ from collections.abc import Mapping
 from contextlib import nullcontext
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import farkle
-from daily.foresight import foresight_fields
-from daily.models import DAILY_GRACE, Attempt, Player, Puzzle, ScoreCount
-from daily.selectors import attempt_game
+from daily.models import Attempt, Player, Puzzle, ScoreCount
+from daily.services.foresight import foresight_fields
 from farkle_site.db import violated
 from farkle_site.errors import ApiError
-
-UTC = datetime.UTC
-
-# Issue 10: a daily's commitment is public at least a day before it opens. The reconcile (and,
-# should beat be late, the first request) creates the next day's puzzle as soon as today opens.
-PUBLISHED_AHEAD = datetime.timedelta(days=1)
-
-
-def day_of(now: datetime.datetime) -> datetime.date:
-    """The UTC date of an instant: the day whose daily is open."""
-    return now.astimezone(UTC).date()
-
-
-def day_start(day: datetime.date) -> datetime.datetime:
-    return datetime.datetime.combine(day, datetime.time(), tzinfo=UTC)
-
-
-def first_day() -> datetime.date:
-    """The first date with a daily (an operator's setting)."""
-    return settings.FARKLE_FIRST_DAY
-
-
-def published_until(now: datetime.datetime) -> datetime.date:
-    """The last date whose daily exists at ``now``: tomorrow, upcoming with its commitment."""
-    return day_of(now) + PUBLISHED_AHEAD
-
-
-def daily_create(*, day: datetime.date) -> bool:
-    """Create the daily of ``day`` with its commitment unless it exists; True when created.
-
-    Two creators may race (the request path and the rollover): the unique constraint keeps one
-    row and the other creator finds it.
-    """
-    if Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).exists():
-        return False
-    seed = farkle.daily_seed(settings.FARKLE_SEED_SECRET.encode(), day)
-    ends_at = day_start(day + datetime.timedelta(days=1))
-    try:
-        with transaction.atomic():
-            Puzzle.objects.create(
-                kind=Puzzle.Kind.DAILY,
-                day=day,
-                table=farkle.DEFAULT_TABLE,
-                commitment=farkle.commitment(seed),
-                opens_at=day_start(day),
-                ends_at=ends_at,
-                closes_at=ends_at + DAILY_GRACE,
-            )
-    except IntegrityError:
-        return False
-    return True
-
-
-def daily_get_or_create(*, day: datetime.date, now: datetime.datetime) -> Puzzle:
-    """The daily of ``day``, created on first use exactly as the rollover would; ApiError
-    ``not_found`` for a day beyond the published horizon (whatever the client's clock says) or
-    before the first day. Tomorrow's daily exists, upcoming: its commitment is public."""
-    if day > published_until(now) or day < first_day():
-        raise ApiError("not_found", f"There is no daily for {day.isoformat()}.")
-    puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
-    if puzzle is None:
-        daily_create(day=day)
-        puzzle = Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
-    return puzzle
 
 
 def _closed_code(puzzle: Puzzle) -> str:
@@ -162,7 +96,7 @@ def attempt_act(
     """
     parsed = farkle.action_from_dict(action)
     attempt = _attempt_of(attempt_id=attempt_id, player_id=player_id)
-    game = attempt_game(attempt)
+    game = attempt.game()
     _check_actionable(attempt, game, step=step, now=now)
     game = game.apply(parsed)
     changes = {
@@ -189,7 +123,7 @@ def attempt_act(
         if not moved:
             # Another action, or the close, came first: answer with the game as it now is.
             current = _attempt_of(attempt_id=attempt_id, player_id=player_id)
-            current_game = attempt_game(current)
+            current_game = current.game()
             _check_actionable(current, current_game, step=step, now=now)
             raise ApiError(
                 "stale_step",

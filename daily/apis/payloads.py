@@ -37,16 +37,6 @@ def iso(instant: datetime.datetime | None) -> str | None:
     return None if instant is None else instant.isoformat().replace("+00:00", "Z")
 
 
-def puzzle_status(puzzle: Puzzle, now: datetime.datetime) -> str:
-    """``upcoming`` before it opens (only its commitment is public), ``open`` until official play
-    ends, ``grace`` while late actions still land, then ``closed``."""
-    if now < puzzle.opens_at:
-        return "upcoming"
-    if now < puzzle.ends_at:
-        return "open"
-    return "grace" if now < puzzle.closes_at else "closed"
-
-
 def puzzle_ref(puzzle: Puzzle) -> dict[str, Any]:
     if puzzle.kind == Puzzle.Kind.DAILY:
         return {"kind": "daily", "date": puzzle.day.isoformat()}
@@ -137,7 +127,7 @@ def attempt_summary(attempt: Attempt) -> dict[str, Any]:
 
 def puzzle_fields(puzzle: Puzzle, now: datetime.datetime) -> dict[str, Any]:
     """A puzzle as the API shows it, a day's or a challenge's."""
-    status = puzzle_status(puzzle, now)
+    status = puzzle.status(now)
     return {
         **puzzle_ref(puzzle),
         "table": puzzle.table,
