@@ -36,8 +36,8 @@ from daily.selectors.attempts import player_attempts_on
 from daily.services.attempts import attempt_start, attempt_start_allowed
 from daily.web.session import session_player, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
+from farkle_site.domain import Invalid
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
-from farkle_site.errors import ApiError
 from farkle_site.fields import StrictCharField, StrictIntegerField
 
 
@@ -91,7 +91,7 @@ class ChallengesApi(APIView):
     )
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
-            raise ApiError("invalid", "The body is a JSON object.")
+            raise Invalid("invalid", "The body is a JSON object.")
         serializer = self.CreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data

@@ -14,8 +14,8 @@ from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
 from daily.apis.payloads import par
 from daily.texts import table_name
+from farkle_site.domain import DomainError
 from farkle_site.drf import ScopedAddressThrottle
-from farkle_site.errors import ApiError
 
 
 class _LookupScope:
@@ -85,7 +85,7 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
         return _too_many(request)
     try:
         found = selectors.challenge_get(code=code)
-    except ApiError as error:
+    except DomainError as error:
         message = (
             _("“%(code)s” is not a challenge code: a code is 6 characters like K7M-2QX.")
             if error.code == "invalid_code"

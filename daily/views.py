@@ -28,7 +28,7 @@ from daily.services.puzzles import daily_get_or_create
 from daily.templatetags.dates import day_text
 from daily.texts import WORKED_EXAMPLES, group_label, table_name, turn_rule_text
 from daily.web.session import session_player
-from farkle_site.errors import ApiError
+from farkle_site.domain import DomainError
 
 # How many earlier days the leaderboard page links to.
 RECENT_DAYS = 7
@@ -74,7 +74,7 @@ def day(request: HttpRequest, day: str) -> HttpResponse:
     now = timezone.now()
     try:
         puzzle = daily_get_or_create(day=parse_day(day), now=now)
-    except ApiError:
+    except DomainError:
         return _no_such_day(request, day)
     today_date = day_of(now)
     if puzzle.day == today_date:

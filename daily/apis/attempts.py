@@ -17,13 +17,13 @@ from rest_framework.views import APIView
 from daily.apis import schemas
 from daily.apis.payloads import attempt_data, puzzle_data
 from daily.rules.calendar import day_of
-from daily.selectors.attempts import attempt_visible, player_attempts_on
+from daily.selectors.attempts import attempt_of_player, attempt_visible, player_attempts_on
 from daily.services.attempts import attempt_act, attempt_start, attempt_start_allowed
 from daily.services.puzzles import daily_get_or_create
 from daily.web.session import session_player, session_player_id, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
+from farkle_site.domain import Conflict, Invalid, NotFound
 from farkle_site.drf import ScopedPlayerThrottle
-from farkle_site.errors import ApiError
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -35,7 +35,7 @@ def parse_day(text: str) -> datetime.date:
             return datetime.date.fromisoformat(text)
     except ValueError:
         pass
-    raise ApiError("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).")
+    raise Invalid("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).")
 
 
 def day_or_today(text: str, now: datetime.datetime) -> datetime.date:
@@ -91,7 +91,7 @@ class AttemptApi(APIView):
             attempt_id=attempt_id, player=session_player(request), now=timezone.now()
         )
         if attempt is None:
-            raise ApiError("not_found", "No such attempt.")
+            raise NotFound("not_found", "No such attempt.")
         return Response(attempt_data(attempt, attempt.game()))
 
 
@@ -129,21 +129,27 @@ class AttemptActionsApi(APIView):
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         if not isinstance(request.data, dict):
-            raise ApiError("invalid", "The body is a JSON object.")
+            raise Invalid("invalid", "The body is a JSON object.")
         serializer = self.ActionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        player_id = session_player_id(request)
         try:
             attempt, game = attempt_act(
                 attempt_id=attempt_id,
-                player_id=session_player_id(request),
+                player_id=player_id,
                 step=data["step"],
                 action={k: v for k, v in data.items() if k != "step"},
                 now=timezone.now(),
             )
-        except ApiError as error:
+        except Conflict as error:
             # A refused action answers with the attempt as it stands, for the client to resync.
-            if "attempt" in error.extra:
-                error.extra["attempt"] = attempt_data(*error.extra["attempt"])
-            raise
+            current = attempt_of_player(
+                attempt_id=error.shown.get("attempt_id", 0), player_id=player_id
+            )
+            if current is None:
+                raise
+            raise Conflict(
+                error.code, error.message, attempt=attempt_data(current, current.game())
+            ) from error
         return Response(attempt_data(attempt, game, game.events))

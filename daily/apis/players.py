@@ -24,8 +24,8 @@ from daily.services.players import account_player, account_signup, account_usern
 from daily.web.session import session_bind, session_choose_name, session_player
 from daily.web.throttles import NewGuestThrottle
 from farkle_site import ratelimit
+from farkle_site.domain import Invalid, NotFound
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
-from farkle_site.errors import ApiError
 from farkle_site.fields import StrictCharField
 
 # Login without a backend to pick: the one that checks a username and password.
@@ -111,7 +111,7 @@ class MeApi(APIView):
     def get(self, request: Request) -> Response:
         player = session_player(request)
         if player is None:
-            raise ApiError(
+            raise NotFound(
                 "not_found", "This browser has no player yet: start a game or choose a name."
             )
         return _me_response(player, timezone.now())
@@ -204,7 +204,7 @@ class LoginApi(APIView):
         if user is None:
             backoff.failed()
             # One answer for an unknown user, a wrong password and a disabled account.
-            raise ApiError("invalid_credentials", "Wrong username or password.")
+            raise Invalid("invalid_credentials", "Wrong username or password.")
         backoff.succeeded()
         now = timezone.now()
         guest = session_player(request)

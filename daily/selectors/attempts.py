@@ -38,3 +38,12 @@ def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt |
     if now >= attempt.puzzle.closes_at and attempt.state == Attempt.State.FINISHED:
         return attempt
     return None
+
+
+def attempt_of_player(*, attempt_id: int, player_id: int | None) -> Attempt | None:
+    """The player's own attempt ``attempt_id``, with its puzzle; None when it is someone else's."""
+    if player_id is None:
+        return None
+    return (
+        Attempt.objects.select_related("puzzle").filter(pk=attempt_id, player_id=player_id).first()
+    )

@@ -19,7 +19,7 @@ from itertools import accumulate
 from django.db.models import Count
 
 from daily.models import Attempt, Player, Puzzle
-from farkle_site.errors import ApiError
+from farkle_site.domain import Invalid
 
 PAGE_SIZE = 50
 # Fixed rather than fitted to each day, so that two days' histograms compare bucket by bucket.
@@ -173,7 +173,7 @@ def leaderboard_entries(
 ) -> list[Entry]:
     """One page of ranked attempts, best first, the caller's marked; empty past the last page."""
     if page < 1 or page_size < 1:
-        raise ApiError("invalid", "Pages are numbered from 1.")
+        raise Invalid("invalid", "Pages are numbered from 1.")
     position = (page - 1) * page_size
     if position >= counts.total:
         return []

@@ -13,7 +13,7 @@ from typing import Any
 import farkle
 from daily.apis.payloads import iso, puzzle_ref
 from daily.models import Attempt, Player, Puzzle
-from farkle_site.errors import ApiError
+from farkle_site.domain import Conflict, NotFound
 
 
 def _own_seed_revealed(attempt: Attempt, finished: bool, now: datetime.datetime) -> bool:
@@ -74,9 +74,9 @@ def puzzle_verification(
             and attempt.state == Attempt.State.FINISHED
         )
         if not checkable:
-            raise ApiError("not_revealed", "The seed is revealed once the puzzle has closed.")
+            raise Conflict("not_revealed", "The seed is revealed once the puzzle has closed.")
     elif attempt_id is not None and attempt is None:
-        raise ApiError("not_found", "This puzzle has no such attempt.")
+        raise NotFound("not_found", "This puzzle has no such attempt.")
     return {
         "puzzle": puzzle_ref(puzzle),
         "table": puzzle.table,

@@ -12,9 +12,10 @@ from django.db.models import F
 
 import farkle
 from daily.models import Attempt, Player, Puzzle, ScoreCount
+from daily.selectors.attempts import attempt_of_player
 from daily.services.foresight import foresight_fields
 from farkle_site.db import violated
-from farkle_site.errors import ApiError
+from farkle_site.domain import Conflict, NotFound
 
 
 def _closed_code(puzzle: Puzzle) -> str:
@@ -22,12 +23,12 @@ def _closed_code(puzzle: Puzzle) -> str:
 
 
 def attempt_start_allowed(*, puzzle: Puzzle, now: datetime.datetime) -> None:
-    """Raise ApiError unless the puzzle takes new attempts now: open, or a daily's archive.
+    """Refuse (Conflict) unless the puzzle takes new attempts now: open, or a daily's archive.
 
     Checked before anything is written (not even a guest player is created for a refusal).
     """
     if now < puzzle.opens_at:
-        raise ApiError(
+        raise Conflict(
             "not_open",
             "This puzzle has not opened yet: only its commitment is public.",
             opens_at=puzzle.opens_at.isoformat().replace("+00:00", "Z"),
@@ -35,7 +36,7 @@ def attempt_start_allowed(*, puzzle: Puzzle, now: datetime.datetime) -> None:
     if puzzle.ends_at <= now < puzzle.closes_at or (
         now >= puzzle.closes_at and puzzle.kind != Puzzle.Kind.DAILY
     ):
-        raise ApiError(_closed_code(puzzle), "This puzzle is closed to new attempts.")
+        raise Conflict(_closed_code(puzzle), "This puzzle is closed to new attempts.")
 
 
 def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
@@ -71,7 +72,7 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
             raise
     official = Attempt.objects.get(player=player, puzzle=puzzle, official=True)
     if official.state != Attempt.State.FINISHED:
-        raise ApiError(
+        raise Conflict(
             "wrong_state",
             "Finish your official game first; practice opens once it is over.",
             attempt_id=official.pk,
@@ -125,10 +126,10 @@ def attempt_act(
             current = _attempt_of(attempt_id=attempt_id, player_id=player_id)
             current_game = current.game()
             _check_actionable(current, current_game, step=step, now=now)
-            raise ApiError(
+            raise Conflict(
                 "stale_step",
                 "This game moved on meanwhile: reload it.",
-                attempt=(current, current_game),
+                attempt_id=current.pk,
             )
         if counted:
             score_count_add(puzzle=attempt.puzzle, score=game.score)
@@ -138,39 +139,35 @@ def attempt_act(
 
 
 def _attempt_of(*, attempt_id: int, player_id: int | None) -> Attempt:
-    attempt = (
-        Attempt.objects.select_related("puzzle").filter(pk=attempt_id, player_id=player_id).first()
-        if player_id is not None
-        else None
-    )
+    attempt = attempt_of_player(attempt_id=attempt_id, player_id=player_id)
     if attempt is None:
-        raise ApiError("not_found", "No such attempt.")
+        raise NotFound("not_found", "No such attempt.")
     return attempt
 
 
 def _check_actionable(
     attempt: Attempt, game: farkle.Game, *, step: int, now: datetime.datetime
 ) -> None:
-    """ApiError, with the attempt as it stands, when no action can be taken at ``step`` now."""
+    """Conflict, with the attempt as it stands, when no action can be taken at ``step`` now."""
     if attempt.finalised_at_close:
-        raise ApiError(
+        raise Conflict(
             _closed_code(attempt.puzzle),
             "This puzzle closed; the game ended with its banked points.",
-            attempt=(attempt, game),
+            attempt_id=attempt.pk,
         )
     if game.finished:
-        raise ApiError("finished", "This game is over.", attempt=(attempt, game))
+        raise Conflict("finished", "This game is over.", attempt_id=attempt.pk)
     if attempt.deadline is not None and now >= attempt.deadline:
-        raise ApiError(
+        raise Conflict(
             _closed_code(attempt.puzzle),
             "This puzzle closed; the action came too late.",
-            attempt=(attempt, game),
+            attempt_id=attempt.pk,
         )
     if step != attempt.step:
-        raise ApiError(
+        raise Conflict(
             "stale_step",
             f"This game is at step {attempt.step}, not {step}: reload it.",
-            attempt=(attempt, game),
+            attempt_id=attempt.pk,
         )
 
 

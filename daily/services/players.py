@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from daily.models import Player
 from daily.rules.names import display_name_clean
 from farkle_site.db import violated
-from farkle_site.errors import ApiError
+from farkle_site.domain import Conflict, Invalid, Unavailable
 
 _ADJECTIVES = (
     "Agile", "Amber", "Ample", "Apt", "Ardent", "Azure", "Balmy", "Blithe", "Bold", "Brave",
@@ -65,7 +65,7 @@ def display_name_generate(*, crowded: bool = False) -> str:
     try:
         # Two innocent words can meet into a refused one ("Glad Mink" holds "admin").
         return display_name_clean(name)
-    except ApiError:
+    except Invalid:
         return display_name_generate(crowded=crowded)
 
 
@@ -76,7 +76,7 @@ def player_create(
     user: AbstractBaseUser | None = None,
     browser_id: uuid.UUID | None = None,
 ) -> Player:
-    """A new player named ``display_name`` (already clean; ApiError ``name_taken`` when held), or
+    """A new player named ``display_name`` (already clean; a refusal ``name_taken`` when held), or
     with a generated name that no one else holds."""
     fields = {"user": user, "browser_id": browser_id, "created_at": now}
     if display_name is not None:
@@ -95,15 +95,15 @@ def player_create(
         except IntegrityError as error:
             if not violated(error, _NAME_CONSTRAINT):
                 raise
-    raise ApiError("busy", "No free player name could be drawn; please try again.")
+    raise Unavailable("busy", "No free player name could be drawn; please try again.")
 
 
-def _name_taken(name: str) -> ApiError:
-    return ApiError("name_taken", f"The name {name!r} is taken; please choose another.")
+def _name_taken(name: str) -> Conflict:
+    return Conflict("name_taken", f"The name {name!r} is taken; please choose another.")
 
 
 def player_rename(*, player: Player, name: str) -> Player:
-    """Give the player a new display name under docs/play.md's rules (ApiError ``invalid_name`` or
+    """Give the player a new display name under docs/play.md's rules (a refusal ``invalid_name`` or
     ``name_taken`` otherwise)."""
     name = display_name_clean(name)
     # The case-insensitive unique index is the final word: a check before saving would race.
@@ -146,7 +146,7 @@ def player_for_browser(
 
 
 def account_username_clean(username: str) -> str:
-    """The username as Django auth stores it (NFKC), or ApiError ``invalid_username``."""
+    """The username as Django auth stores it (NFKC), or a refusal ``invalid_username``."""
     User = get_user_model()
     username = User.normalize_username(username)
     field = User._meta.get_field(User.USERNAME_FIELD)
@@ -154,7 +154,7 @@ def account_username_clean(username: str) -> str:
         field.run_validators(username)
         field.validate(username, None)
     except ValidationError as error:
-        raise ApiError("invalid_username", " ".join(error.messages)) from None
+        raise Invalid("invalid_username", " ".join(error.messages)) from None
     return username
 
 
@@ -164,7 +164,7 @@ def account_signup(
     """Create an account that adopts the browser's player, so its history and streak carry over
     (docs/play.md); a browser without a player, or whose player has an account, gets a fresh one.
 
-    ApiError ``invalid_username``, ``invalid_password`` (Django's password validators), or
+    a refusal ``invalid_username``, ``invalid_password`` (Django's password validators), or
     ``username_taken`` for a username held in any letter case.
     """
     User = get_user_model()
@@ -172,8 +172,8 @@ def account_signup(
     try:
         validate_password(password, user=User(**{User.USERNAME_FIELD: username}))
     except ValidationError as error:
-        raise ApiError("invalid_password", " ".join(error.messages)) from None
-    taken = ApiError(
+        raise Invalid("invalid_password", " ".join(error.messages)) from None
+    taken = Conflict(
         "username_taken", f"The username {username!r} is taken; please choose another."
     )
     # Usernames differing only in case would be told apart by no one who types them.

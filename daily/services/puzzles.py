@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 import farkle
 from daily.models import DAILY_GRACE, Puzzle
 from daily.rules.calendar import day_start, first_day, published_until
-from farkle_site.errors import ApiError
+from farkle_site.domain import NotFound
 
 
 def daily_create(*, day: datetime.date) -> bool:
@@ -40,11 +40,11 @@ def daily_create(*, day: datetime.date) -> bool:
 
 
 def daily_get_or_create(*, day: datetime.date, now: datetime.datetime) -> Puzzle:
-    """The daily of ``day``, created on first use exactly as the rollover would; ApiError
+    """The daily of ``day``, created on first use exactly as the rollover would; NotFound
     ``not_found`` for a day beyond the published horizon (whatever the client's clock says) or
     before the first day. Tomorrow's daily exists, upcoming: its commitment is public."""
     if day > published_until(now) or day < first_day():
-        raise ApiError("not_found", f"There is no daily for {day.isoformat()}.")
+        raise NotFound("not_found", f"There is no daily for {day.isoformat()}.")
     puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
     if puzzle is None:
         daily_create(day=day)
