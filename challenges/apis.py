@@ -18,22 +18,25 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import code_display
 from challenges.models import Challenge
-from daily.apis.leaderboards import LeaderboardQuerySerializer, leaderboard_for_request
-from daily.apis.payloads import attempt_data, attempt_summary, iso, puzzle_fields
+from daily.apis.payloads import attempt_summary, iso, puzzle_fields
+from daily.apis.puzzles import (
+    PuzzleApi,
+    PuzzleAttemptsApi,
+    PuzzleLeaderboardApi,
+    PuzzleVerificationApi,
+)
 from daily.apis.schemas import (
     AttemptSerializer,
     AttemptSummarySerializer,
     ErrorSerializer,
+    LeaderboardQuerySerializer,
     LeaderboardSerializer,
     PuzzleSerializer,
-)
-from daily.apis.verify import (
     VerificationSerializer,
     VerifyQuerySerializer,
-    verification_response,
 )
+from daily.models import Puzzle
 from daily.selectors.attempts import player_attempts_on
-from daily.services.attempts import attempt_start, attempt_start_allowed
 from daily.web.session import session_player, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
 from farkle_site.domain import Invalid
@@ -125,9 +128,19 @@ class ChallengeApi(APIView):
         )
 
 
-class ChallengeAttemptsApi(APIView):
+class ChallengeApiBase(PuzzleApi):
+    # A view of the challenge the URL's ``code`` names.
+
+    challenge: Challenge
+
+    def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
+        # Kept on the view for what a challenge adds to its puzzle (its title, its creator).
+        self.challenge = selectors.challenge_get(code=url_kwargs["code"])
+        return self.challenge.puzzle
+
+
+class ChallengeAttemptsApi(ChallengeApiBase, PuzzleAttemptsApi):
     throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle, NewGuestThrottle]
-    throttle_scope = "attempt_start"
     address_throttle_scope = "challenge_lookup"
 
     @extend_schema(
@@ -136,13 +149,7 @@ class ChallengeAttemptsApi(APIView):
         summary="Start an attempt on a challenge (each player's first is official)",
     )
     def post(self, request: Request, code: str) -> Response:
-        now = timezone.now()
-        challenge = selectors.challenge_get(code=code)
-        attempt_start_allowed(puzzle=challenge.puzzle, now=now)
-        player = session_player_or_create(request._request, now=now)
-        attempt = attempt_start(player=player, puzzle=challenge.puzzle, now=now)
-        game = attempt.game()
-        return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
+        return super().post(request, code=code)
 
 
 class MyChallengeSerializer(ChallengeSerializer):
@@ -181,7 +188,7 @@ class ChallengeLeaderboardSerializer(LeaderboardSerializer):
     expires_at = serializers.DateTimeField()
 
 
-class ChallengeLeaderboardApi(APIView):
+class ChallengeLeaderboardApi(ChallengeApiBase, PuzzleLeaderboardApi):
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "challenge_lookup"
 
@@ -191,20 +198,21 @@ class ChallengeLeaderboardApi(APIView):
         summary="A challenge's leaderboard, ranked as the daily's",
     )
     def get(self, request: Request, code: str) -> Response:
-        now = timezone.now()
-        challenge = selectors.challenge_get(code=code)
-        puzzle = challenge.puzzle
-        data = {
-            **leaderboard_for_request(request, puzzle, now),
-            "title": challenge.title,
-            "creator": challenge.creator.display_name,
+        return super().get(request, code=code)
+
+    def leaderboard_extra(self, puzzle: Puzzle) -> dict[str, Any]:
+        return {
+            "title": self.challenge.title,
+            "creator": self.challenge.creator.display_name,
             "table": puzzle.table,
             "expires_at": iso(puzzle.closes_at),
         }
-        return Response(ChallengeLeaderboardSerializer(data).data)
+
+    def get_serializer_class(self) -> type:
+        return ChallengeLeaderboardSerializer
 
 
-class VerifyChallengeApi(APIView):
+class VerifyChallengeApi(ChallengeApiBase, PuzzleVerificationApi):
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "challenge_lookup"
 
@@ -214,4 +222,4 @@ class VerifyChallengeApi(APIView):
         summary="Facts to check a challenge by: commitment, seed once closed, an attempt's throws",
     )
     def get(self, request: Request, code: str) -> Response:
-        return verification_response(request, selectors.challenge_get(code=code).puzzle)
+        return super().get(request, code=code)

@@ -18,7 +18,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 import farkle
-from daily.apis.attempts import parse_day
+from daily.apis.days import parse_day
 from daily.apis.payloads import par
 from daily.apis.rules import rules_data
 from daily.models import Attempt, Puzzle

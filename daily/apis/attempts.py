@@ -3,44 +3,27 @@
 from __future__ import annotations
 
 import datetime
-import re
 
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from daily.apis import schemas
+from daily.apis.days import DailyApi, parse_day
 from daily.apis.payloads import attempt_data, puzzle_data
+from daily.apis.puzzles import PuzzleAttemptsApi
 from daily.rules.calendar import day_of
 from daily.selectors.attempts import attempt_of_player, attempt_visible, player_attempts_on
-from daily.services.attempts import attempt_act, attempt_start, attempt_start_allowed
+from daily.services.attempts import attempt_act
 from daily.services.puzzles import daily_get_or_create
-from daily.web.session import session_player, session_player_id, session_player_or_create
-from daily.web.throttles import NewGuestThrottle
+from daily.web.session import session_player, session_player_id
 from farkle_site.domain import Conflict, Invalid, NotFound
 from farkle_site.drf import ScopedPlayerThrottle
-
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def parse_day(text: str) -> datetime.date:
-    """A date of the form YYYY-MM-DD (only that one: dates are part of public URLs)."""
-    try:
-        if _DAY.fullmatch(text):
-            return datetime.date.fromisoformat(text)
-    except ValueError:
-        pass
-    raise Invalid("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).")
-
-
-def day_or_today(text: str, now: datetime.datetime) -> datetime.date:
-    """A date from the URL, where ``today`` means the UTC date of ``now``."""
-    return day_of(now) if text == "today" else parse_day(text)
 
 
 def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:
@@ -65,23 +48,14 @@ class DailyDayApi(APIView):
         return _daily_response(request, parse_day(day), timezone.now())
 
 
-class DailyAttemptsApi(APIView):
-    throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
-    throttle_scope = "attempt_start"
-
+class DailyAttemptsApi(DailyApi, PuzzleAttemptsApi):
     @extend_schema(
         request=None,
         responses={201: schemas.AttemptSerializer},
         summary="Start an attempt on a daily (the first on the open day is official)",
     )
     def post(self, request: Request, day: str) -> Response:
-        now = timezone.now()
-        puzzle = daily_get_or_create(day=day_or_today(day, now), now=now)
-        attempt_start_allowed(puzzle=puzzle, now=now)
-        player = session_player_or_create(request._request, now=now)
-        attempt = attempt_start(player=player, puzzle=puzzle, now=now)
-        game = attempt.game()
-        return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
+        return super().post(request, day=day)
 
 
 class AttemptApi(APIView):

@@ -300,3 +300,49 @@ class RulesSerializer(serializers.Serializer):
     daily_table = serializers.CharField()
     turns = serializers.IntegerField()
     tables = RulesTableSerializer(many=True)
+
+
+class LeaderboardQuerySerializer(serializers.Serializer):
+    page = serializers.IntegerField(min_value=1, default=1)
+    accounts = serializers.BooleanField(
+        default=False, help_text="Rank account holders only (fresh browsers left out)."
+    )
+
+
+class VerifyQuerySerializer(serializers.Serializer):
+    attempt = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+
+
+class VerifiedThrowSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    roll = serializers.IntegerField(help_text="1 for the turn's first throw, then 2, 3, …")
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The faces served: the first n faces of the roll vector of (turn, roll).",
+    )
+
+
+class VerifiedAttemptSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.CharField()
+    official = serializers.BooleanField()
+    score = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    dice_source = serializers.ChoiceField(
+        choices=["puzzle", "own"],
+        help_text="`own`: a practice game played while the puzzle was open, on its own seed.",
+    )
+    commitment = serializers.CharField(help_text="SHA-256 of the seed of this game's dice, hex.")
+    seed = serializers.CharField(allow_null=True, help_text="That seed, hex, once revealed.")
+    throws = VerifiedThrowSerializer(many=True)
+
+
+class VerificationSerializer(serializers.Serializer):
+    puzzle = PuzzleRefSerializer()
+    table = serializers.CharField()
+    status = serializers.ChoiceField(choices=["upcoming", "open", "grace", "closed"])
+    opens_at = serializers.DateTimeField()
+    closes_at = serializers.DateTimeField()
+    commitment = serializers.CharField(help_text="SHA-256 of the seed, published in advance.")
+    seed = serializers.CharField(allow_null=True, help_text="The revealed seed, hex, once closed.")
+    attempt = VerifiedAttemptSerializer(allow_null=True)
