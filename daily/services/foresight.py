@@ -49,33 +49,27 @@ def attempt_release(*, attempt_id: int, user=None, now: datetime.datetime) -> bo
 
     A conditional update on ``held`` decides, so a double click or two operators count it once.
     """
-    with transaction.atomic():
-        _lock_puzzle_of(attempt_id)
-        attempt = (
-            Attempt.objects.select_related("puzzle")
-            .select_for_update(of=("self",))
-            .filter(pk=attempt_id, held=True, official=True, state=Attempt.State.FINISHED)
-            .first()
-        )
-        if attempt is None:
-            return False
-        Attempt.objects.filter(pk=attempt.pk).update(held=False, released_at=now, released_by=user)
-        _recount(attempt.puzzle, attempt.score, +1)
-    return True
+    return _held_set(
+        attempt_id=attempt_id, held=False, changes={"released_at": now, "released_by": user}
+    )
 
 
 def attempt_hold(*, attempt_id: int) -> bool:
     """Take a finished official game off the leaderboard; False when it was held already."""
+    return _held_set(attempt_id=attempt_id, held=True, changes={"rank": None, "percentile": None})
+
+
+def _held_set(*, attempt_id: int, held: bool, changes: dict[str, Any]) -> bool:
     with transaction.atomic():
         _lock_puzzle_of(attempt_id)
         attempt = (
             Attempt.objects.select_related("puzzle")
             .select_for_update(of=("self",))
-            .filter(pk=attempt_id, held=False, official=True, state=Attempt.State.FINISHED)
+            .filter(pk=attempt_id, held=not held, official=True, state=Attempt.State.FINISHED)
             .first()
         )
         if attempt is None:
             return False
-        Attempt.objects.filter(pk=attempt.pk).update(held=True, rank=None, percentile=None)
-        _recount(attempt.puzzle, attempt.score, -1)
+        Attempt.objects.filter(pk=attempt.pk).update(held=held, **changes)
+        _recount(attempt.puzzle, attempt.score, -1 if held else +1)
     return True

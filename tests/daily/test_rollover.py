@@ -1,16 +1,15 @@
 import datetime
-import threading
 
 import pytest
 import time_machine
 from django.conf import settings
 from django.core.management import call_command
-from django.db import connection
 from django.test import Client
 
 import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
 from daily.services.rollover import puzzle_close, reconcile
+from tests.helpers import race
 
 from .helpers import act, play_greedy, post, start_daily
 
@@ -143,21 +142,7 @@ def test_two_closes_at_the_same_time_close_once(client):
         start_daily(client, DAY)
         start_daily(Client(), DAY)
         puzzle_id = daily(DAY).pk
-        barrier = threading.Barrier(2)
-        results = []
-
-        def close():
-            try:
-                barrier.wait()
-                results.append(puzzle_close(puzzle_id=puzzle_id, now=at(0, 2, day=30)))
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=close) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        results = race(2, lambda: puzzle_close(puzzle_id=puzzle_id, now=at(0, 2, day=30)))
     done = [r for r in results if r is not None]
     assert (len(results), len(done), done[0].finalised) == (2, 1, 2)
     assert sum(ScoreCount.objects.values_list("count", flat=True)) == 2
