@@ -17,7 +17,7 @@ class VerifyDailyApi(DailyApi, PuzzleVerificationApi):
 
     @extend_schema(
         parameters=[schemas.VerifyQuerySerializer],
-        responses=schemas.VerificationSerializer,
+        responses={200: schemas.VerificationSerializer, 409: schemas.ErrorSerializer},
         summary="Facts to check a daily by: commitment, seed once closed, an attempt's throws",
     )
     def get(self, request: Request, day: str) -> Response:
