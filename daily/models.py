@@ -70,6 +70,8 @@ class Puzzle(models.Model):
     ends_at = models.DateTimeField()
     # Actions are refused from this instant on (docs/play.md: ends_at plus the daily's grace).
     closes_at = models.DateTimeField()
+    # Official attempts started (counted by attempt_start), finished or not: the leaderboard
+    # counts its finished games apart (Leaderboard.ranked).
     players = models.PositiveIntegerField(default=0)
     # Set by the close (docs/operations.md) once late games are finalised and ranks frozen.
     closed_at = models.DateTimeField(null=True, blank=True)

@@ -40,7 +40,7 @@ def leaderboard_data(puzzle: Puzzle, board: Leaderboard, now: datetime.datetime)
         "page": board.page,
         "page_size": board.page_size,
         "pages": board.pages,
-        "players": board.players,
+        "players": board.ranked,
         "entries": board.entries,
         "me": board.me,
         "distribution": board.distribution,

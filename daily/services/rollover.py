@@ -15,7 +15,7 @@ from django.db import transaction
 
 from daily.models import Attempt, Puzzle
 from daily.rules.calendar import first_day, published_until
-from daily.selectors.leaderboards import ScoreCounts, score_counts, score_distribution
+from daily.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
 from daily.services.attempts import score_count_add
 from daily.services.foresight import foresight_fields
 from daily.services.puzzles import daily_create
@@ -97,7 +97,7 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
     return Closed(puzzle=str(puzzle), finalised=len(unfinished), players=counts.total)
 
 
-def ranks_freeze(*, puzzle: Puzzle) -> ScoreCounts:
+def ranks_freeze(*, puzzle: Puzzle) -> ScoreLadder:
     """Freeze the ranks, percentiles and statistics of a closing or closed puzzle from its counts
     (inside the caller's transaction, the puzzle locked); held games get none."""
     counts = score_counts(puzzle=puzzle)

@@ -11,7 +11,7 @@ from daily.selectors.leaderboards import (
     Bucket,
     Distribution,
     Entry,
-    ScoreCounts,
+    ScoreLadder,
     ScoreTally,
     Standing,
     leaderboard_page,
@@ -184,7 +184,7 @@ def test_leaderboard_distribution_median_of_an_even_count_is_the_middle_pair_ave
 def test_leaderboard_without_players_is_empty(puzzle):
     board = leaderboard_page(puzzle=puzzle, page=1, now=NOON)
 
-    assert (board.pages, board.players, board.entries, board.me, board.distribution) == (
+    assert (board.pages, board.ranked, board.entries, board.me, board.distribution) == (
         0,
         0,
         [],
@@ -223,7 +223,7 @@ def test_leaderboard_practice_attempts_are_never_ranked(puzzle):
 
     board = leaderboard_page(puzzle=puzzle, page=1, now=NOON, player=official.player)
 
-    assert (board.players, [e.name for e in board.entries], board.me.score) == (1, ["Ann"], 300)
+    assert (board.ranked, [e.name for e in board.entries], board.me.score) == (1, ["Ann"], 300)
     bob = Player.objects.get(display_name="Bob")
     assert player_standing(puzzle=puzzle, player=bob) is None
 
@@ -237,7 +237,7 @@ def test_leaderboard_unfinished_attempts_are_not_ranked(puzzle):
 
     board = leaderboard_page(puzzle=puzzle, page=1, now=NOON, player=bob)
 
-    assert (board.players, [e.name for e in board.entries], board.me) == (1, ["Ann"], None)
+    assert (board.ranked, [e.name for e in board.entries], board.me) == (1, ["Ann"], None)
 
 
 def test_leaderboard_works_on_a_challenge_puzzle(db):
@@ -260,7 +260,7 @@ def test_leaderboard_works_on_a_challenge_puzzle(db):
 
 @given(st.lists(st.integers(min_value=0, max_value=40).map(lambda n: n * 50), max_size=60))
 def test_score_counts_agree_with_counting_every_attempt(scores):
-    counts = ScoreCounts.of([(s, scores.count(s)) for s in set(scores)])
+    counts = ScoreLadder.of([(s, scores.count(s)) for s in set(scores)])
 
     for score in {*scores, 0, 725, 2000}:
         higher = sum(s > score for s in scores)
