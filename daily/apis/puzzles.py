@@ -18,10 +18,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from daily.apis import schemas
-from daily.apis.payloads import attempt_data, puzzle_ref
+from daily.apis.payloads import attempt_data, puzzle_ref, verification_data
 from daily.models import Puzzle
 from daily.selectors.leaderboards import Leaderboard, leaderboard_page
-from daily.selectors.verification import puzzle_verification
+from daily.selectors.verification import verification_attempt
 from daily.services.attempts import attempt_start, attempt_start_allowed
 from daily.web.session import session_player, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
@@ -68,13 +68,14 @@ def verification_response(request: Request, puzzle) -> Response:
     """The facts to verify a puzzle by, for ``?attempt=<id>`` (shared with the challenges)."""
     query = schemas.VerifyQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
-    data = puzzle_verification(
+    now = timezone.now()
+    attempt = verification_attempt(
         puzzle=puzzle,
         attempt_id=query.validated_data.get("attempt"),
         player=session_player(request),
-        now=timezone.now(),
+        now=now,
     )
-    return Response(data)
+    return Response(verification_data(puzzle, attempt, now))
 
 
 # Class comments, not docstrings, on these bases: the OpenAPI schema would show a docstring

@@ -1,5 +1,8 @@
-"""Serializers that document the API's JSON in the OpenAPI schema (``daily.representations``
-builds the same shapes; the tests hold the two together)."""
+"""The one description of each JSON payload of the API (the OpenAPI schema is generated from it).
+
+Where the payload is a hand-built dict (``daily.apis.payloads``), the payload tests
+(``tests/*/test_payload_schemas.py``) validate every documented response against these,
+recursively."""
 
 from rest_framework import serializers
 
