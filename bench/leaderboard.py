@@ -102,14 +102,15 @@ def load(day: datetime.date, players: int, rng: random.Random):
     """The day's puzzle with ``players`` finished official attempts and their score counts."""
     from django.db import connection
 
-    from daily import services
+    from daily.rules.calendar import day_start
+    from daily.services.puzzles import daily_get_or_create
 
-    now = services.day_start(day) + datetime.timedelta(hours=12)
-    puzzle = services.daily_get_or_create(day=day, now=now)
+    now = day_start(day) + datetime.timedelta(hours=12)
+    puzzle = daily_get_or_create(day=day, now=now)
     distribution = game_distribution(turn_distribution())
     values = sorted(distribution)
     scores = rng.choices(values, weights=[distribution[v] for v in values], k=players)
-    opens = services.day_start(day)
+    opens = day_start(day)
     with connection.cursor() as cursor:
         with cursor.copy("COPY daily_player (id, display_name, created_at) FROM STDIN") as copy:
             for start in range(1, players + 1, CHUNK):
@@ -191,12 +192,12 @@ def run(players: int, runs: int, rng: random.Random) -> None:
     from django.test import Client
     from django.utils import timezone
 
-    from daily.leaderboard import (
+    from daily.models import Attempt, Player
+    from daily.selectors.leaderboards import (
         leaderboard_page,
         player_standing,
         score_counts,
     )
-    from daily.models import Attempt, Player
 
     day = timezone.now().date() - datetime.timedelta(days=1)
     start = time.perf_counter()
@@ -264,7 +265,7 @@ def close(puzzle) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from daily.rollover import puzzle_close
+    from daily.services.rollover import puzzle_close
 
     with connection.cursor() as cursor:
         cursor.execute(

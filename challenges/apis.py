@@ -18,25 +18,29 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import code_display
 from challenges.models import Challenge
-from daily import selectors as daily_selectors
-from daily import services as daily_services
-from daily.apis.leaderboards import LeaderboardQuerySerializer, leaderboard_for_request
+from daily.apis.payloads import attempt_summary, iso, puzzle_fields
+from daily.apis.puzzles import (
+    PuzzleApi,
+    PuzzleAttemptsApi,
+    PuzzleLeaderboardApi,
+    PuzzleVerificationApi,
+)
 from daily.apis.schemas import (
     AttemptSerializer,
     AttemptSummarySerializer,
     ErrorSerializer,
+    LeaderboardQuerySerializer,
     LeaderboardSerializer,
     PuzzleSerializer,
-)
-from daily.apis.verify import (
     VerificationSerializer,
     VerifyQuerySerializer,
-    verification_response,
 )
-from daily.players import player_for_request, player_from_request
-from daily.representations import attempt_data, attempt_summary, iso, puzzle_fields
-from farkle_site.drf import NewGuestThrottle, ScopedAddressThrottle, ScopedPlayerThrottle
-from farkle_site.errors import ApiError
+from daily.models import Puzzle
+from daily.selectors.attempts import player_attempts_on
+from daily.web.session import session_player, session_player_or_create
+from daily.web.throttles import NewGuestThrottle
+from farkle_site.domain import Invalid
+from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.fields import StrictCharField, StrictIntegerField
 
 
@@ -90,13 +94,13 @@ class ChallengesApi(APIView):
     )
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
-            raise ApiError("invalid", "The body is a JSON object.")
+            raise Invalid("invalid", "The body is a JSON object.")
         serializer = self.CreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         now = timezone.now()
         challenge = services.challenge_create(
-            creator=player_for_request(request._request, now=now),
+            creator=session_player_or_create(request._request, now=now),
             title=data.get("title", ""),
             table=data.get("table", farkle.DEFAULT_TABLE),
             days=data.get("days", services.DAYS_DEFAULT),
@@ -115,9 +119,7 @@ class ChallengeApi(APIView):
     def get(self, request: Request, code: str) -> Response:
         now = timezone.now()
         challenge = selectors.challenge_get(code=code)
-        attempts = daily_selectors.player_attempts_on(
-            player=player_from_request(request), puzzle=challenge.puzzle
-        )
+        attempts = player_attempts_on(player=session_player(request), puzzle=challenge.puzzle)
         return Response(
             {
                 **challenge_data(request, challenge, now),
@@ -126,9 +128,19 @@ class ChallengeApi(APIView):
         )
 
 
-class ChallengeAttemptsApi(APIView):
+class ChallengeApiBase(PuzzleApi):
+    # A view of the challenge the URL's ``code`` names.
+
+    challenge: Challenge
+
+    def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
+        # Kept on the view for what a challenge adds to its puzzle (its title, its creator).
+        self.challenge = selectors.challenge_get(code=url_kwargs["code"])
+        return self.challenge.puzzle
+
+
+class ChallengeAttemptsApi(ChallengeApiBase, PuzzleAttemptsApi):
     throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle, NewGuestThrottle]
-    throttle_scope = "attempt_start"
     address_throttle_scope = "challenge_lookup"
 
     @extend_schema(
@@ -137,13 +149,7 @@ class ChallengeAttemptsApi(APIView):
         summary="Start an attempt on a challenge (each player's first is official)",
     )
     def post(self, request: Request, code: str) -> Response:
-        now = timezone.now()
-        challenge = selectors.challenge_get(code=code)
-        daily_services.attempt_start_allowed(puzzle=challenge.puzzle, now=now)
-        player = player_for_request(request._request, now=now)
-        attempt = daily_services.attempt_start(player=player, puzzle=challenge.puzzle, now=now)
-        game = daily_selectors.attempt_game(attempt)
-        return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
+        return super().post(request, code=code)
 
 
 class MyChallengeSerializer(ChallengeSerializer):
@@ -158,7 +164,7 @@ class MyChallengesApi(APIView):
         summary="Challenges I created or played, newest first",
     )
     def get(self, request: Request) -> Response:
-        player = player_from_request(request)
+        player = session_player(request)
         if player is None:
             return Response([])
         now = timezone.now()
@@ -182,7 +188,7 @@ class ChallengeLeaderboardSerializer(LeaderboardSerializer):
     expires_at = serializers.DateTimeField()
 
 
-class ChallengeLeaderboardApi(APIView):
+class ChallengeLeaderboardApi(ChallengeApiBase, PuzzleLeaderboardApi):
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "challenge_lookup"
 
@@ -192,20 +198,21 @@ class ChallengeLeaderboardApi(APIView):
         summary="A challenge's leaderboard, ranked as the daily's",
     )
     def get(self, request: Request, code: str) -> Response:
-        now = timezone.now()
-        challenge = selectors.challenge_get(code=code)
-        puzzle = challenge.puzzle
-        data = {
-            **leaderboard_for_request(request, puzzle, now),
-            "title": challenge.title,
-            "creator": challenge.creator.display_name,
+        return super().get(request, code=code)
+
+    def leaderboard_extra(self, puzzle: Puzzle) -> dict[str, Any]:
+        return {
+            "title": self.challenge.title,
+            "creator": self.challenge.creator.display_name,
             "table": puzzle.table,
             "expires_at": iso(puzzle.closes_at),
         }
-        return Response(ChallengeLeaderboardSerializer(data).data)
+
+    def get_serializer_class(self) -> type:
+        return ChallengeLeaderboardSerializer
 
 
-class VerifyChallengeApi(APIView):
+class VerifyChallengeApi(ChallengeApiBase, PuzzleVerificationApi):
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "challenge_lookup"
 
@@ -215,4 +222,4 @@ class VerifyChallengeApi(APIView):
         summary="Facts to check a challenge by: commitment, seed once closed, an attempt's throws",
     )
     def get(self, request: Request, code: str) -> Response:
-        return verification_response(request, selectors.challenge_get(code=code).puzzle)
+        return super().get(request, code=code)

@@ -7,7 +7,7 @@ from django.db.models import Exists, OuterRef, Subquery
 from challenges.codes import InvalidCode, code_normalise
 from challenges.models import Challenge
 from daily.models import Attempt, Player, Puzzle
-from farkle_site.errors import ApiError
+from farkle_site.domain import Invalid, NotFound
 
 
 def challenge_get(*, code: str) -> Challenge:
@@ -15,14 +15,14 @@ def challenge_get(*, code: str) -> Challenge:
     try:
         canonical = code_normalise(code)
     except InvalidCode as error:
-        raise ApiError("invalid_code", str(error)) from None
+        raise Invalid("invalid_code", str(error)) from None
     challenge = (
         Challenge.objects.select_related("puzzle", "creator")
         .filter(puzzle__kind=Puzzle.Kind.CHALLENGE, puzzle__code=canonical)
         .first()
     )
     if challenge is None:
-        raise ApiError("not_found", f"No challenge has the code {canonical}.")
+        raise NotFound("not_found", f"No challenge has the code {canonical}.")
     return challenge
 
 

@@ -11,8 +11,8 @@ import farkle
 from challenges.codes import code_generate
 from challenges.models import Challenge
 from daily.models import Player, Puzzle
-from daily.names import text_clean
-from farkle_site.errors import ApiError
+from daily.rules.names import text_clean
+from farkle_site.domain import Invalid
 
 TITLE_MAX_LENGTH = 60
 DAYS_DEFAULT = 7
@@ -29,11 +29,11 @@ def challenge_create(
 ) -> Challenge:
     """A new challenge on a fresh random code, open from ``now`` for ``days`` days."""
     if table not in farkle.TABLES:
-        raise ApiError(
+        raise Invalid(
             "unknown_table", f"Unknown table {table!r}; choose one of {', '.join(farkle.TABLES)}."
         )
     if not 1 <= days <= DAYS_MAX:
-        raise ApiError("invalid", f"A challenge lasts 1 to {DAYS_MAX} days.")
+        raise Invalid("invalid", f"A challenge lasts 1 to {DAYS_MAX} days.")
     title = text_clean(title, what="title", max_length=TITLE_MAX_LENGTH) if title.strip() else ""
     expires_at = now + datetime.timedelta(days=days)
     secret = settings.FARKLE_SEED_SECRET.encode()

@@ -12,10 +12,10 @@ from django.views.decorators.http import require_safe
 import farkle
 from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
-from daily.representations import par, puzzle_status
+from daily.apis.payloads import par
 from daily.texts import table_name
+from farkle_site.domain import DomainError
 from farkle_site.drf import ScopedAddressThrottle
-from farkle_site.errors import ApiError
 
 
 class _LookupScope:
@@ -85,7 +85,7 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
         return _too_many(request)
     try:
         found = selectors.challenge_get(code=code)
-    except ApiError as error:
+    except DomainError as error:
         message = (
             _("“%(code)s” is not a challenge code: a code is 6 characters like K7M-2QX.")
             if error.code == "invalid_code"
@@ -108,7 +108,7 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
             "challenge": found,
             "puzzle": puzzle,
             "display_code": code_display(puzzle.code),
-            "status": "closed" if puzzle_status(puzzle, now) == "closed" else "open",
+            "status": "closed" if puzzle.status(now) == "closed" else "open",
             "table_name": table_name(puzzle.table),
             "par": par(puzzle.table),
             "hand_size": farkle.get_table(puzzle.table).dice,

@@ -8,8 +8,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from daily.foresight import attempt_hold, attempt_release
 from daily.models import Attempt
+from daily.services.foresight import attempt_hold, attempt_release
 from farkle import foresight
 
 

@@ -51,6 +51,13 @@ class Puzzle(models.Model):
         DAILY = "daily"
         CHALLENGE = "challenge"
 
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming"
+        OPEN = "open"
+        # docs/play.md: after a daily ends, games in progress may finish; nothing new starts.
+        GRACE = "grace"
+        CLOSED = "closed"
+
     kind = models.CharField(max_length=9, choices=Kind.choices)
     day = models.DateField(null=True, blank=True)
     code = models.CharField(max_length=6, blank=True)
@@ -63,6 +70,8 @@ class Puzzle(models.Model):
     ends_at = models.DateTimeField()
     # Actions are refused from this instant on (docs/play.md: ends_at plus the daily's grace).
     closes_at = models.DateTimeField()
+    # Official attempts started (counted by attempt_start), finished or not: the leaderboard
+    # counts its finished games apart (Leaderboard.ranked).
     players = models.PositiveIntegerField(default=0)
     # Set by the close (docs/operations.md) once late games are finalised and ranks frozen.
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -98,6 +107,14 @@ class Puzzle(models.Model):
         if self.kind == self.Kind.DAILY:
             return farkle.daily_seed(secret, self.day)
         return farkle.challenge_seed(secret, self.code)
+
+    def status(self, now: datetime.datetime) -> Puzzle.Status:
+        """Where the puzzle stands at ``now``: upcoming, open, in its grace, or closed."""
+        if now < self.opens_at:
+            return self.Status.UPCOMING
+        if now < self.ends_at:
+            return self.Status.OPEN
+        return self.Status.GRACE if now < self.closes_at else self.Status.CLOSED
 
 
 class Attempt(models.Model):
@@ -199,6 +216,12 @@ class Attempt(models.Model):
         if self.dice_source == self.DiceSource.OWN:
             return practice_seed(settings.FARKLE_SEED_SECRET.encode(), self.pk)
         return self.puzzle.seed()
+
+    def game(self) -> farkle.Game:
+        """The game replayed from the stored actions (ended, when the puzzle's close finalised
+        it)."""
+        game = farkle.Game.replay(self.seed(), self.actions, self.puzzle.table)
+        return game.ended_by_close() if self.finalised_at_close else game
 
 
 class ScoreCount(models.Model):

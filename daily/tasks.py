@@ -9,7 +9,7 @@ from celery import shared_task
 from django.db import DatabaseError
 from django.utils import timezone
 
-from daily.rollover import reconcile
+from daily.services.rollover import reconcile
 
 logger = logging.getLogger(__name__)
 

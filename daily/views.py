@@ -18,24 +18,27 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 import farkle
-from daily import players, selectors, services
-from daily.apis.attempts import parse_day
+from daily.apis.days import parse_day
+from daily.apis.payloads import par
 from daily.apis.rules import rules_data
 from daily.models import Attempt, Puzzle
-from daily.representations import par, puzzle_status
+from daily.rules.calendar import day_of, day_start, published_until
+from daily.selectors.attempts import dailies_between
+from daily.services.puzzles import daily_get_or_create
 from daily.templatetags.dates import day_text
 from daily.texts import WORKED_EXAMPLES, group_label, table_name, turn_rule_text
-from farkle_site.errors import ApiError
+from daily.web.session import session_player
+from farkle_site.domain import DomainError
 
 # How many earlier days the leaderboard page links to.
 RECENT_DAYS = 7
 
 
 def _today_context(now: datetime.datetime) -> dict:
-    day = services.day_of(now)
+    day = day_of(now)
     return {
         "today": day,
-        "next_daily_at": services.day_start(day + datetime.timedelta(days=1)),
+        "next_daily_at": day_start(day + datetime.timedelta(days=1)),
     }
 
 
@@ -70,10 +73,10 @@ def day(request: HttpRequest, day: str) -> HttpResponse:
     """A day's daily: its leaderboard and stats, and archive play once it has closed."""
     now = timezone.now()
     try:
-        puzzle = services.daily_get_or_create(day=parse_day(day), now=now)
-    except ApiError:
+        puzzle = daily_get_or_create(day=parse_day(day), now=now)
+    except DomainError:
         return _no_such_day(request, day)
-    today_date = services.day_of(now)
+    today_date = day_of(now)
     if puzzle.day == today_date:
         return redirect("today")
     if puzzle.day > today_date:
@@ -90,7 +93,7 @@ def day(request: HttpRequest, day: str) -> HttpResponse:
             "date_iso": puzzle.day.isoformat(),
             "board_url": f"/api/daily/{puzzle.day.isoformat()}/leaderboard",
             "verify_query": f"date={puzzle.day.isoformat()}",
-            "status": puzzle_status(puzzle, now),
+            "status": puzzle.status(now),
             "par": par(puzzle.table),
             "previous_day": previous,
             "next_day": following,
@@ -113,7 +116,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     ]
     # The side card follows the visitor's own official game today: an invitation to play
     # before it, a way back to an unfinished one, neither once it is on the board.
-    player = players.player_from_request(request)
+    player = session_player(request)
     state = None
     if player is not None:
         state = (
@@ -146,9 +149,7 @@ def me(request: HttpRequest) -> HttpResponse:
 
     A browser without a player yet is a guest who has not played: the page says so and invites
     them to play, without asking ``/api/me`` (which would answer 404 for them)."""
-    return render(
-        request, "daily/me.html", {"has_player": players.player_from_request(request) is not None}
-    )
+    return render(request, "daily/me.html", {"has_player": session_player(request) is not None})
 
 
 @require_safe
@@ -197,7 +198,7 @@ def rules(request: HttpRequest) -> HttpResponse:
 def verify(request: HttpRequest) -> HttpResponse:
     """Check a puzzle in the browser: its revealed seed against its commitment, a game's throws."""
     now = timezone.now()
-    today_date = services.day_of(now)
+    today_date = day_of(now)
     yesterday = today_date - datetime.timedelta(days=1)
     return render(
         request,
@@ -217,16 +218,16 @@ def verify(request: HttpRequest) -> HttpResponse:
 def commitments(request: HttpRequest) -> HttpResponse:
     """The coming dailies' commitments, published before they open, and the recent seeds."""
     now = timezone.now()
-    today_date = services.day_of(now)
-    last = services.published_until(now)
+    today_date = day_of(now)
+    last = published_until(now)
     # Beat may be late: the page creates what the reconcile would have, tomorrow included.
     for day_date in (today_date, last):
         if day_date >= settings.FARKLE_FIRST_DAY:
-            services.daily_get_or_create(day=day_date, now=now)
+            daily_get_or_create(day=day_date, now=now)
     first = max(settings.FARKLE_FIRST_DAY, today_date - datetime.timedelta(days=RECENT_DAYS))
     rows = []
-    for puzzle in selectors.dailies_between(first=first, last=last):
-        status = puzzle_status(puzzle, now)
+    for puzzle in dailies_between(first=first, last=last):
+        status = puzzle.status(now)
         rows.append(
             {
                 "puzzle": puzzle,

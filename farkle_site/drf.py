@@ -131,18 +131,3 @@ class ScopedAddressThrottle(ScopedPlayerThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-
-class NewGuestThrottle(ScopedAddressThrottle):
-    """Rate limit per address the games started by browsers without a player yet: each new guest
-    gets an official attempt, so minting guests to see the dice first costs time (scope
-    ``guest_start``)."""
-
-    def allow_request(self, request, view):
-        # Imported here: DRF loads this module while its own views are still importing.
-        from daily.players import player_from_request
-
-        if player_from_request(request) is not None:
-            return True
-        self.scope = "guest_start"
-        return self._count(request, view)

@@ -15,47 +15,22 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 import farkle
+from farkle_site.domain import Conflict, DomainError, Invalid, NotFound, Unavailable
 
-# The HTTP status of each refusal code the services raise (the README lists them).
-STATUS_OF_CODE = {
-    "invalid_dice": status.HTTP_400_BAD_REQUEST,
-    "not_scoring": status.HTTP_400_BAD_REQUEST,
-    "invalid_action": status.HTTP_400_BAD_REQUEST,
-    "invalid": status.HTTP_400_BAD_REQUEST,
-    "invalid_name": status.HTTP_400_BAD_REQUEST,
-    "name_taken": status.HTTP_409_CONFLICT,
-    "username_taken": status.HTTP_409_CONFLICT,
-    "invalid_credentials": status.HTTP_400_BAD_REQUEST,
-    "invalid_username": status.HTTP_400_BAD_REQUEST,
-    "invalid_password": status.HTTP_400_BAD_REQUEST,
-    "invalid_code": status.HTTP_400_BAD_REQUEST,
-    "invalid_date": status.HTTP_400_BAD_REQUEST,
-    "unknown_table": status.HTTP_400_BAD_REQUEST,
-    "wrong_state": status.HTTP_409_CONFLICT,
-    "stale_step": status.HTTP_409_CONFLICT,
-    "finished": status.HTTP_409_CONFLICT,
-    "day_closed": status.HTTP_409_CONFLICT,
-    "not_revealed": status.HTTP_409_CONFLICT,
-    "not_open": status.HTTP_409_CONFLICT,
-    "challenge_closed": status.HTTP_409_CONFLICT,
-    "forbidden": status.HTTP_403_FORBIDDEN,
-    "not_found": status.HTTP_404_NOT_FOUND,
-    "busy": status.HTTP_503_SERVICE_UNAVAILABLE,
+# The one place where a refusal becomes an HTTP status.
+STATUS_OF_ERROR: dict[type[DomainError], int] = {
+    Invalid: status.HTTP_400_BAD_REQUEST,
+    NotFound: status.HTTP_404_NOT_FOUND,
+    Conflict: status.HTTP_409_CONFLICT,
+    Unavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
 }
+# The engine's refusals: an action the game's state refuses is a conflict, any other is malformed.
+_ENGINE_CONFLICTS = {"finished", "wrong_state"}
 
 
-class ApiError(Exception):
-    """A refusal with a machine ``code``, a human ``detail`` and optional extra fields."""
-
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
-        self.extra = extra
-
-    @property
-    def status(self) -> int:
-        return STATUS_OF_CODE.get(self.code, status.HTTP_400_BAD_REQUEST)
+def _engine_refusal(error: farkle.FarkleError) -> DomainError:
+    kind = Conflict if error.code in _ENGINE_CONFLICTS else Invalid
+    return kind(error.code, error.detail)
 
 
 # Seconds a client is asked to wait when the database cannot be reached (a restart, a failover).
@@ -92,12 +67,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)},
         )
     if isinstance(exc, farkle.FarkleError):
-        exc = ApiError(exc.code, exc.detail)
-    if isinstance(exc, ApiError):
-        response = Response(
-            {"detail": exc.detail, "code": exc.code, **exc.extra}, status=exc.status
+        exc = _engine_refusal(exc)
+    if isinstance(exc, DomainError):
+        code = next(
+            (code for kind, code in STATUS_OF_ERROR.items() if isinstance(exc, kind)),
+            status.HTTP_400_BAD_REQUEST,
         )
-        if exc.status == status.HTTP_503_SERVICE_UNAVAILABLE:
+        response = Response({"detail": exc.message, "code": exc.code, **exc.shown}, status=code)
+        if code == status.HTTP_503_SERVICE_UNAVAILABLE:
             response["Retry-After"] = "1"
         return response
     if isinstance(exc, Http404):

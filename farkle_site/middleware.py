@@ -3,8 +3,15 @@
 import uuid
 
 from django.conf import settings
+from django.http import HttpRequest
 
-from daily.players import browser_id_of
+
+def browser_id_of(request: HttpRequest) -> uuid.UUID | None:
+    """The browser's id from its cookie (set below), when it has a valid one."""
+    try:
+        return uuid.UUID(request.COOKIES.get(settings.BROWSER_COOKIE_NAME, ""))
+    except ValueError:
+        return None
 
 
 class BrowserIdMiddleware:
@@ -12,7 +19,7 @@ class BrowserIdMiddleware:
 
     A guest player is created by the browser's first game; two first requests at once (a double
     click, two tabs) would otherwise create two players, each with an official attempt. With the
-    id, they find one player (``daily.players.player_for_request``).
+    id, they find one player.
     """
 
     def __init__(self, get_response):

@@ -5,6 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+
+
+# The body of every refusal (``farkle_site.errors``), with the values some refusals show.
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    attempt_id = serializers.IntegerField(
+        required=False, help_text="`wrong_state`: the official game to finish first."
+    )
+    opens_at = serializers.DateTimeField(
+        required=False, help_text="`not_open`: when the puzzle opens."
+    )
+    errors = serializers.JSONField(
+        required=False, help_text="`invalid` and a field's own code: each field's errors."
+    )
+
 
 # What each error status means, for every operation that can give it (the codes the README lists).
 _ERROR_DESCRIPTIONS = {
@@ -66,8 +83,6 @@ class ErrorsAutoSchema(AutoSchema):
             return False
 
     def _error_response(self, code: int) -> dict[str, Any]:
-        from daily.apis.schemas import ErrorSerializer
-
         component = self.resolve_serializer(ErrorSerializer, "response")
         return {
             "description": _ERROR_DESCRIPTIONS[code],

@@ -12,11 +12,12 @@ application = get_wsgi_application()
 # the exact Farkle risks, each table's scorer) take a few hundred milliseconds to build, the URL
 # configuration and the rules template a few dozen. Here and not in an AppConfig, so that
 # manage.py commands and Celery do not pay for it.
-from django.template.loader import get_template  # noqa: E402
+from django.apps import apps  # noqa: E402
 from django.urls import resolve  # noqa: E402
 
-from daily.apis.rules import rules_data  # noqa: E402
-
-rules_data()
 resolve("/rules")
-get_template("daily/rules.html")
+for config in apps.get_app_configs():
+    # An app that has something to warm says so (``DailyConfig.warm_up``).
+    warm_up = getattr(config, "warm_up", None)
+    if warm_up is not None:
+        warm_up()

@@ -3,46 +3,33 @@
 from __future__ import annotations
 
 import datetime
-import re
 
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily import selectors, services
 from daily.apis import schemas
-from daily.players import player_for_request, player_from_request, player_id_from_request
-from daily.representations import attempt_data, puzzle_data
-from farkle_site.drf import NewGuestThrottle, ScopedPlayerThrottle
-from farkle_site.errors import ApiError
-
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def parse_day(text: str) -> datetime.date:
-    """A date of the form YYYY-MM-DD (only that one: dates are part of public URLs)."""
-    try:
-        if _DAY.fullmatch(text):
-            return datetime.date.fromisoformat(text)
-    except ValueError:
-        pass
-    raise ApiError("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).")
-
-
-def day_or_today(text: str, now: datetime.datetime) -> datetime.date:
-    """A date from the URL, where ``today`` means the UTC date of ``now``."""
-    return services.day_of(now) if text == "today" else parse_day(text)
+from daily.apis.days import DailyApi, parse_day
+from daily.apis.payloads import attempt_data, puzzle_data
+from daily.apis.puzzles import PuzzleAttemptsApi
+from daily.rules.calendar import day_of
+from daily.selectors.attempts import attempt_of_player, attempt_visible, player_attempts_on
+from daily.services.attempts import attempt_act
+from daily.services.puzzles import daily_get_or_create
+from daily.web.session import session_player, session_player_id
+from farkle_site.domain import Conflict, Invalid, NotFound
+from farkle_site.drf import ScopedPlayerThrottle
 
 
 def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:
-    puzzle = services.daily_get_or_create(day=day, now=now)
-    player = player_from_request(request)
-    attempts = selectors.player_attempts_on(player=player, puzzle=puzzle)
+    puzzle = daily_get_or_create(day=day, now=now)
+    player = session_player(request)
+    attempts = player_attempts_on(player=player, puzzle=puzzle)
     return Response(puzzle_data(puzzle, now, attempts))
 
 
@@ -52,7 +39,7 @@ class DailyTodayApi(APIView):
     @extend_schema(responses=schemas.DailySerializer, summary="Today's daily (UTC)")
     def get(self, request: Request) -> Response:
         now = timezone.now()
-        return _daily_response(request, services.day_of(now), now)
+        return _daily_response(request, day_of(now), now)
 
 
 class DailyDayApi(APIView):
@@ -61,34 +48,25 @@ class DailyDayApi(APIView):
         return _daily_response(request, parse_day(day), timezone.now())
 
 
-class DailyAttemptsApi(APIView):
-    throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
-    throttle_scope = "attempt_start"
-
+class DailyAttemptsApi(DailyApi, PuzzleAttemptsApi):
     @extend_schema(
         request=None,
         responses={201: schemas.AttemptSerializer},
         summary="Start an attempt on a daily (the first on the open day is official)",
     )
     def post(self, request: Request, day: str) -> Response:
-        now = timezone.now()
-        puzzle = services.daily_get_or_create(day=day_or_today(day, now), now=now)
-        services.attempt_start_allowed(puzzle=puzzle, now=now)
-        player = player_for_request(request._request, now=now)
-        attempt = services.attempt_start(player=player, puzzle=puzzle, now=now)
-        game = selectors.attempt_game(attempt)
-        return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
+        return super().post(request, day=day)
 
 
 class AttemptApi(APIView):
     @extend_schema(responses=schemas.AttemptSerializer, summary="An attempt's state")
     def get(self, request: Request, attempt_id: int) -> Response:
-        attempt = selectors.attempt_visible(
-            attempt_id=attempt_id, player=player_from_request(request), now=timezone.now()
+        attempt = attempt_visible(
+            attempt_id=attempt_id, player=session_player(request), now=timezone.now()
         )
         if attempt is None:
-            raise ApiError("not_found", "No such attempt.")
-        return Response(attempt_data(attempt, selectors.attempt_game(attempt)))
+            raise NotFound("not_found", "No such attempt.")
+        return Response(attempt_data(attempt, attempt.game()))
 
 
 class AttemptActionsApi(APIView):
@@ -125,21 +103,27 @@ class AttemptActionsApi(APIView):
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         if not isinstance(request.data, dict):
-            raise ApiError("invalid", "The body is a JSON object.")
+            raise Invalid("invalid", "The body is a JSON object.")
         serializer = self.ActionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        player_id = session_player_id(request)
         try:
-            attempt, game = services.attempt_act(
+            attempt, game = attempt_act(
                 attempt_id=attempt_id,
-                player_id=player_id_from_request(request),
+                player_id=player_id,
                 step=data["step"],
                 action={k: v for k, v in data.items() if k != "step"},
                 now=timezone.now(),
             )
-        except ApiError as error:
+        except Conflict as error:
             # A refused action answers with the attempt as it stands, for the client to resync.
-            if "attempt" in error.extra:
-                error.extra["attempt"] = attempt_data(*error.extra["attempt"])
-            raise
+            current = attempt_of_player(
+                attempt_id=error.shown.get("attempt_id", 0), player_id=player_id
+            )
+            if current is None:
+                raise
+            raise Conflict(
+                error.code, error.message, attempt=attempt_data(current, current.game())
+            ) from error
         return Response(attempt_data(attempt, game, game.events))

@@ -2,76 +2,23 @@
 
 from __future__ import annotations
 
-import datetime
-from typing import Any
-
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from daily import services
 from daily.apis import schemas
-from daily.apis.attempts import day_or_today
-from daily.leaderboard import Leaderboard, leaderboard_page
-from daily.models import Puzzle
-from daily.players import player_from_request
-from daily.representations import puzzle_ref, puzzle_status
+from daily.apis.days import DailyApi
+from daily.apis.puzzles import PuzzleLeaderboardApi
 
 
-def leaderboard_data(puzzle: Puzzle, board: Leaderboard, now: datetime.datetime) -> dict[str, Any]:
-    """A leaderboard as the API shows it (a day's or a challenge's)."""
-    status = puzzle_status(puzzle, now)
-    return {
-        **puzzle_ref(puzzle),
-        "status": status,
-        # Closed is not yet final: the close still adds the unfinished official games.
-        "final": status == "closed" and puzzle.closed_at is not None,
-        "accounts": board.accounts,
-        "page": board.page,
-        "page_size": board.page_size,
-        "pages": board.pages,
-        "players": board.players,
-        "entries": board.entries,
-        "me": board.me,
-        "distribution": board.distribution,
-    }
-
-
-class LeaderboardQuerySerializer(serializers.Serializer):
-    page = serializers.IntegerField(min_value=1, default=1)
-    accounts = serializers.BooleanField(
-        default=False, help_text="Rank account holders only (fresh browsers left out)."
-    )
-
-
-def leaderboard_for_request(
-    request: Request, puzzle: Puzzle, now: datetime.datetime
-) -> dict[str, Any]:
-    """The leaderboard of a puzzle for the request's ``page`` and ``accounts`` (a day's or a
-    challenge's)."""
-    query = LeaderboardQuerySerializer(data=request.query_params)
-    query.is_valid(raise_exception=True)
-    board = leaderboard_page(
-        puzzle=puzzle,
-        page=query.validated_data["page"],
-        now=now,
-        player=player_from_request(request),
-        accounts=query.validated_data["accounts"],
-    )
-    return leaderboard_data(puzzle, board, now)
-
-
-class DailyLeaderboardApi(APIView):
+class DailyLeaderboardApi(DailyApi, PuzzleLeaderboardApi):
     @extend_schema(
-        parameters=[LeaderboardQuerySerializer],
+        parameters=[schemas.LeaderboardQuerySerializer],
         responses=schemas.LeaderboardSerializer,
         summary="A daily's leaderboard: a page of ranks, the caller's own, the distribution",
     )
     def get(self, request: Request, day: str) -> Response:
-        now = timezone.now()
-        puzzle = services.daily_get_or_create(day=day_or_today(day, now), now=now)
-        data = leaderboard_for_request(request, puzzle, now)
-        return Response(schemas.LeaderboardSerializer(data).data)
+        return super().get(request, day=day)
+
+    def get_serializer_class(self) -> type:
+        return schemas.LeaderboardSerializer

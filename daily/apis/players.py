@@ -16,14 +16,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily import players
 from daily.apis import schemas
 from daily.models import Player
-from daily.services import day_of
-from daily.stats import PlayerStats, player_stats
+from daily.rules.calendar import day_of
+from daily.selectors.stats import PlayerStats, player_stats
+from daily.services.players import account_player, account_signup, account_username_resolve
+from daily.web.session import session_bind, session_choose_name, session_player
+from daily.web.throttles import NewGuestThrottle
 from farkle_site import ratelimit
-from farkle_site.drf import NewGuestThrottle, ScopedAddressThrottle, ScopedPlayerThrottle
-from farkle_site.errors import ApiError
+from farkle_site.domain import Invalid, NotFound
+from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.fields import StrictCharField
 
 # Login without a backend to pick: the one that checks a username and password.
@@ -107,9 +109,9 @@ class MeApi(APIView):
         summary="This browser's player: name, account, stats and recent dailies",
     )
     def get(self, request: Request) -> Response:
-        player = players.player_from_request(request)
+        player = session_player(request)
         if player is None:
-            raise ApiError(
+            raise NotFound(
                 "not_found", "This browser has no player yet: start a game or choose a name."
             )
         return _me_response(player, timezone.now())
@@ -122,7 +124,7 @@ class MeApi(APIView):
     def patch(self, request: Request) -> Response:
         name = _parse(RenameInputSerializer, request)["name"]
         now = timezone.now()
-        player = players.player_choose_name(request._request, name=name, now=now)
+        player = session_choose_name(request._request, name=name, now=now)
         return _me_response(player, now)
 
 
@@ -139,14 +141,14 @@ class SignupApi(APIView):
     def post(self, request: Request) -> Response:
         data = _parse(CredentialsInputSerializer, request)
         now = timezone.now()
-        user, player = players.account_signup(
+        user, player = account_signup(
             username=data["username"],
             password=data["password"],
-            player=players.player_from_request(request),
+            player=session_player(request),
             now=now,
         )
         login(request._request, user, backend=_PASSWORD_BACKEND)
-        players.player_bind(request, player)
+        session_bind(request, player)
         return _me_response(player, now, status_code=status.HTTP_201_CREATED)
 
 
@@ -195,20 +197,20 @@ class LoginApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _parse(CredentialsInputSerializer, request)
-        username = players.account_username_resolve(data["username"])
+        username = account_username_resolve(data["username"])
         backoff = LoginBackoff(username)
         backoff.check()
         user = authenticate(request._request, username=username, password=data["password"])
         if user is None:
             backoff.failed()
             # One answer for an unknown user, a wrong password and a disabled account.
-            raise ApiError("invalid_credentials", "Wrong username or password.")
+            raise Invalid("invalid_credentials", "Wrong username or password.")
         backoff.succeeded()
         now = timezone.now()
-        guest = players.player_from_request(request)
-        player = players.account_player(user=user, player=guest, now=now)
+        guest = session_player(request)
+        player = account_player(user=user, player=guest, now=now)
         login(request._request, user)
-        players.player_bind(request, player)
+        session_bind(request, player)
         return _me_response(player, now)
 
 
@@ -219,7 +221,7 @@ class LogoutApi(APIView):
         summary="Log out: this browser forgets the account and its player",
     )
     def post(self, request: Request) -> Response:
-        player = players.player_from_request(request)
+        player = session_player(request)
         # A guest without an account is kept: nothing could bring its history back.
         if request.user.is_authenticated or (player is not None and player.user_id):
             logout(request._request)

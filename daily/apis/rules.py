@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 import farkle
 from daily.apis import schemas
-from daily.representations import par
+from daily.apis.payloads import par
 from daily.texts import group_label, table_name, turn_rule_text
 
 

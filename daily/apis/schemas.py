@@ -1,7 +1,12 @@
-"""Serializers that document the API's JSON in the OpenAPI schema (``daily.representations``
-builds the same shapes; the tests hold the two together)."""
+"""The one description of each JSON payload of the API (the OpenAPI schema is generated from it).
+
+Where the payload is a hand-built dict (``daily.apis.payloads``), the payload tests
+(``tests/*/test_payload_schemas.py``) validate every documented response against these,
+recursively."""
 
 from rest_framework import serializers
+
+from farkle_site.openapi import ErrorSerializer
 
 
 class PuzzleRefSerializer(serializers.Serializer):
@@ -144,11 +149,6 @@ class PuzzleSerializer(serializers.Serializer):
 class DailySerializer(PuzzleSerializer):
     date = serializers.DateField()
     my_attempts = AttemptSummarySerializer(many=True)
-
-
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    code = serializers.CharField()
 
 
 class ConflictSerializer(ErrorSerializer):
@@ -305,3 +305,49 @@ class RulesSerializer(serializers.Serializer):
     daily_table = serializers.CharField()
     turns = serializers.IntegerField()
     tables = RulesTableSerializer(many=True)
+
+
+class LeaderboardQuerySerializer(serializers.Serializer):
+    page = serializers.IntegerField(min_value=1, default=1)
+    accounts = serializers.BooleanField(
+        default=False, help_text="Rank account holders only (fresh browsers left out)."
+    )
+
+
+class VerifyQuerySerializer(serializers.Serializer):
+    attempt = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+
+
+class VerifiedThrowSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    roll = serializers.IntegerField(help_text="1 for the turn's first throw, then 2, 3, …")
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The faces served: the first n faces of the roll vector of (turn, roll).",
+    )
+
+
+class VerifiedAttemptSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.CharField()
+    official = serializers.BooleanField()
+    score = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    dice_source = serializers.ChoiceField(
+        choices=["puzzle", "own"],
+        help_text="`own`: a practice game played while the puzzle was open, on its own seed.",
+    )
+    commitment = serializers.CharField(help_text="SHA-256 of the seed of this game's dice, hex.")
+    seed = serializers.CharField(allow_null=True, help_text="That seed, hex, once revealed.")
+    throws = VerifiedThrowSerializer(many=True)
+
+
+class VerificationSerializer(serializers.Serializer):
+    puzzle = PuzzleRefSerializer()
+    table = serializers.CharField()
+    status = serializers.ChoiceField(choices=["upcoming", "open", "grace", "closed"])
+    opens_at = serializers.DateTimeField()
+    closes_at = serializers.DateTimeField()
+    commitment = serializers.CharField(help_text="SHA-256 of the seed, published in advance.")
+    seed = serializers.CharField(allow_null=True, help_text="The revealed seed, hex, once closed.")
+    attempt = VerifiedAttemptSerializer(allow_null=True)

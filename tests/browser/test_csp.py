@@ -7,7 +7,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from challenges.services import challenge_create
-from daily.players import player_create
+from daily.services.players import player_create
 
 # Recorded before any page script runs: every violation the browser reports, with its directive.
 WATCH = """

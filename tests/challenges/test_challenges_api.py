@@ -1,14 +1,13 @@
 import datetime
-import threading
 
 import pytest
 from django.conf import settings
-from django.db import connection
-from django.test import Client, override_settings
+from django.test import Client
 
 import farkle
 from challenges.models import Challenge
 from daily.models import Attempt, Puzzle
+from tests.helpers import race, rates
 from tests.moments import NOON
 
 from ..daily.helpers import act, play_greedy, post
@@ -161,22 +160,8 @@ def test_first_attempt_official_later_practice(client, clock):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_starts_give_one_official(client, clock):
     code = create(client)["code"]
-    barrier = threading.Barrier(3)
-    results = []
-
-    def run():
-        try:
-            barrier.wait()
-            body = post(client, f"/api/challenges/{code}/attempts").json()
-            results.append(body.get("official", body.get("code")))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    bodies = race(3, lambda: post(client, f"/api/challenges/{code}/attempts").json())
+    results = [body.get("official", body.get("code")) for body in bodies]
     assert sorted(map(str, results)) == ["True", "wrong_state", "wrong_state"]
     assert Attempt.objects.get().official
 
@@ -258,16 +243,6 @@ def test_my_challenges_query_count_does_not_grow(client, clock, django_assert_nu
         create(client)
     with django_assert_num_queries(4):
         assert len(client.get("/api/me/challenges").json()) == 3
-
-
-def rates(**changes):
-    current = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    return override_settings(
-        REST_FRAMEWORK={
-            **settings.REST_FRAMEWORK,
-            "DEFAULT_THROTTLE_RATES": {**current, **changes},
-        }
-    )
 
 
 def test_guessing_codes_is_throttled(client, clock):

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import farkle
 from daily.apis import schemas
 from daily.models import Attempt, Puzzle, ScoreCount
+from tests.helpers import stored
 
 from .helpers import act, play_greedy, post, start_daily
 
@@ -21,11 +22,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 def seed() -> bytes:
     return farkle.daily_seed(settings.FARKLE_SEED_SECRET.encode(), datetime.date(2026, 11, 29))
-
-
-def stored(attempt_id: int) -> dict:
-    """What the database holds for an attempt, to prove a refusal changed nothing."""
-    return Attempt.objects.filter(pk=attempt_id).values().get()
 
 
 def test_today_gives_the_day_its_commitment_and_a_csrf_cookie(client):

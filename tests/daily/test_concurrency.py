@@ -4,10 +4,10 @@ import threading
 
 import pytest
 import time_machine
-from django.db import connection
 from django.test import Client
 
 from daily.models import Attempt, Player
+from tests.helpers import race
 from tests.moments import NOON
 
 from .helpers import act, post, start_daily
@@ -15,26 +15,6 @@ from .helpers import act, post, start_daily
 DAY = "2026-11-29"
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(n: int, work) -> list:
-    """Run ``work`` in n threads released together; their results in thread order."""
-    barrier = threading.Barrier(n)
-    results: list = [None] * n
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = work()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 @time_machine.travel(NOON, tick=False)

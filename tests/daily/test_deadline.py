@@ -6,6 +6,7 @@ from django.test import Client
 
 import farkle
 from daily.models import Attempt
+from tests.helpers import stored
 
 from .helpers import act, post, start_daily
 
@@ -17,10 +18,6 @@ pytestmark = pytest.mark.django_db
 
 def at(hour: int, minute: int, second: int = 0, micro: int = 0, day: int = 29):
     return datetime.datetime(2026, 11, day, hour, minute, second, micro, tzinfo=UTC)
-
-
-def stored(attempt_id: int) -> dict:
-    return Attempt.objects.filter(pk=attempt_id).values().get()
 
 
 @pytest.mark.parametrize(

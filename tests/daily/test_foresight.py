@@ -10,7 +10,7 @@ from django.test import Client
 
 import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
-from daily.rollover import reconcile
+from daily.services.rollover import reconcile
 
 from .helpers import act, play_greedy, start_daily
 

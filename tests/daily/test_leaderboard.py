@@ -6,19 +6,20 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from daily.leaderboard import (
+from daily.models import Attempt, Player, Puzzle
+from daily.selectors.leaderboards import (
     Bucket,
     Distribution,
     Entry,
-    ScoreCounts,
+    ScoreLadder,
     ScoreTally,
     Standing,
     leaderboard_page,
     player_standing,
 )
-from daily.models import Attempt, Player, Puzzle
-from daily.players import player_bind
-from daily.services import daily_get_or_create, score_count_add
+from daily.services.attempts import score_count_add
+from daily.services.puzzles import daily_get_or_create
+from daily.web.session import session_bind
 from tests.moments import NOON
 
 from .helpers import play_greedy, post, start_daily
@@ -67,7 +68,7 @@ def finish(
 def as_player(client: Client, player: Player) -> Client:
     """Tie the client's session to a player, as its first game would."""
     session = client.session
-    player_bind(SimpleNamespace(session=session), player)
+    session_bind(SimpleNamespace(session=session), player)
     session.save()
     return client
 
@@ -183,7 +184,7 @@ def test_leaderboard_distribution_median_of_an_even_count_is_the_middle_pair_ave
 def test_leaderboard_without_players_is_empty(puzzle):
     board = leaderboard_page(puzzle=puzzle, page=1, now=NOON)
 
-    assert (board.pages, board.players, board.entries, board.me, board.distribution) == (
+    assert (board.pages, board.ranked, board.entries, board.me, board.distribution) == (
         0,
         0,
         [],
@@ -222,7 +223,7 @@ def test_leaderboard_practice_attempts_are_never_ranked(puzzle):
 
     board = leaderboard_page(puzzle=puzzle, page=1, now=NOON, player=official.player)
 
-    assert (board.players, [e.name for e in board.entries], board.me.score) == (1, ["Ann"], 300)
+    assert (board.ranked, [e.name for e in board.entries], board.me.score) == (1, ["Ann"], 300)
     bob = Player.objects.get(display_name="Bob")
     assert player_standing(puzzle=puzzle, player=bob) is None
 
@@ -236,7 +237,7 @@ def test_leaderboard_unfinished_attempts_are_not_ranked(puzzle):
 
     board = leaderboard_page(puzzle=puzzle, page=1, now=NOON, player=bob)
 
-    assert (board.players, [e.name for e in board.entries], board.me) == (1, ["Ann"], None)
+    assert (board.ranked, [e.name for e in board.entries], board.me) == (1, ["Ann"], None)
 
 
 def test_leaderboard_works_on_a_challenge_puzzle(db):
@@ -259,7 +260,7 @@ def test_leaderboard_works_on_a_challenge_puzzle(db):
 
 @given(st.lists(st.integers(min_value=0, max_value=40).map(lambda n: n * 50), max_size=60))
 def test_score_counts_agree_with_counting_every_attempt(scores):
-    counts = ScoreCounts.of([(s, scores.count(s)) for s in set(scores)])
+    counts = ScoreLadder.of([(s, scores.count(s)) for s in set(scores)])
 
     for score in {*scores, 0, 725, 2000}:
         higher = sum(s > score for s in scores)

@@ -7,9 +7,12 @@ from django.test import Client
 
 from daily.apis import schemas
 from daily.models import Attempt, Player, Puzzle
-from daily.players import player_bind, player_create
-from daily.services import daily_get_or_create, day_start, score_count_add
-from daily.stats import HISTORY_LENGTH, player_stats, streaks
+from daily.rules.calendar import day_start
+from daily.selectors.stats import HISTORY_LENGTH, player_stats, streaks
+from daily.services.attempts import score_count_add
+from daily.services.players import player_create
+from daily.services.puzzles import daily_get_or_create
+from daily.web.session import session_bind
 from tests.moments import NOON
 
 from .helpers import play_greedy, start_daily
@@ -66,7 +69,7 @@ def guest(client: Client, name: str = "Lucky Otter") -> Player:
     """A player tied to the test client's session."""
     player = player_create(now=NOON, display_name=name)
     session = client.session
-    player_bind(SimpleNamespace(session=session), player)
+    session_bind(SimpleNamespace(session=session), player)
     session.save()
     return player
 

@@ -3,15 +3,15 @@ import datetime
 import pytest
 
 from daily.models import Player
-from daily.names import display_name_clean, text_clean
-from daily.players import (
+from daily.rules.names import display_name_clean, text_clean
+from daily.services.players import (
     _ADJECTIVES,
     _ANIMALS,
     display_name_generate,
     player_create,
     player_rename,
 )
-from farkle_site.errors import ApiError
+from farkle_site.domain import Conflict, DomainError
 
 NOW = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
 
@@ -24,9 +24,9 @@ STAFF = "A name cannot pass for the site's staff."
 
 
 def refusal(name: str) -> tuple[str, str]:
-    with pytest.raises(ApiError) as error:
+    with pytest.raises(DomainError) as error:
         display_name_clean(name)
-    return error.value.code, error.value.detail
+    return error.value.code, error.value.message
 
 
 @pytest.mark.parametrize(
@@ -129,7 +129,7 @@ def test_display_name_clean_refuses_look_alike_spellings(name):
 @pytest.mark.parametrize("title", ["$h!t happens", "n1gg@ please", "You $lut", "sh!iiit"])
 def test_text_clean_refuses_symbol_spellings(title):
     # Titles may hold symbols that names may not ($, !, @): they are read as letters too.
-    with pytest.raises(ApiError) as error:
+    with pytest.raises(DomainError) as error:
         text_clean(title, what="title", max_length=60)
     assert error.value.code == "invalid"
 
@@ -196,12 +196,11 @@ def test_player_rename_name_held_in_other_case_is_name_taken():
     player_create(now=NOW, display_name="Lucky Otter")
     player = player_create(now=NOW, display_name="Calm Heron")
 
-    with pytest.raises(ApiError) as error:
+    with pytest.raises(Conflict) as error:
         player_rename(player=player, name="LUCKY otter")
 
-    assert (error.value.code, error.value.status, error.value.detail) == (
+    assert (error.value.code, error.value.message) == (
         "name_taken",
-        409,
         "The name 'LUCKY otter' is taken; please choose another.",
     )
     assert sorted(Player.objects.values_list("display_name", flat=True)) == [
@@ -223,7 +222,7 @@ def test_player_rename_own_name_in_other_case():
 def test_player_create_with_held_name_is_name_taken():
     player_create(now=NOW, display_name="Lucky Otter")
 
-    with pytest.raises(ApiError) as error:
+    with pytest.raises(DomainError) as error:
         player_create(now=NOW, display_name="lucky OTTER")
 
     assert error.value.code == "name_taken"
@@ -255,7 +254,7 @@ def test_text_clean_good_titles(text, stored):
     ],
 )
 def test_text_clean_bad_titles(text, detail):
-    with pytest.raises(ApiError) as error:
+    with pytest.raises(DomainError) as error:
         text_clean(text, what="title", max_length=20)
 
-    assert (error.value.code, error.value.detail) == ("invalid", detail)
+    assert (error.value.code, error.value.message) == ("invalid", detail)

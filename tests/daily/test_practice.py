@@ -120,7 +120,7 @@ def test_no_practice_while_the_official_game_is_unfinished_even_on_own_dice(clie
 
 
 def test_practice_unfinished_at_the_close_is_ended_and_its_seed_revealed(client, clock):
-    from daily.rollover import reconcile
+    from daily.services.rollover import reconcile
 
     play_greedy(client, start_daily(client, DAY))
     practice = act(client, start_daily(client, DAY), {"action": "roll"}).json()

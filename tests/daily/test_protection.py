@@ -1,9 +1,10 @@
 """CSRF for guest sessions, and throttles."""
 
 import pytest
-from django.test import Client, override_settings
+from django.test import Client
 
 from daily.models import Attempt
+from tests.helpers import rates
 
 from .helpers import play_greedy, post, start_daily
 
@@ -39,20 +40,10 @@ def test_guest_actions_need_the_token_too():
     assert genuine.status_code == 200
 
 
-def rates(settings, **changes):
-    current = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    return override_settings(
-        REST_FRAMEWORK={
-            **settings.REST_FRAMEWORK,
-            "DEFAULT_THROTTLE_RATES": {**current, **changes},
-        }
-    )
-
-
 def test_starting_attempts_is_throttled_per_player(client, settings):
     # Yesterday's daily is closed: each start is an archive game, never refused for its state.
     yesterday = "2026-11-28"
-    with rates(settings, attempt_start="2/minute"):
+    with rates(attempt_start="2/minute"):
         # The first start creates the player (counted by address), the rest count by player.
         codes = [post(client, f"/api/daily/{yesterday}/attempts").status_code for _ in range(4)]
         refused = post(client, f"/api/daily/{yesterday}/attempts")
@@ -74,7 +65,7 @@ def test_a_real_game_never_meets_the_action_throttle(client):
 
 
 def test_new_players_are_throttled_by_address_not_a_forged_forwarded_one(settings):
-    with rates(settings, attempt_start="2/minute"):
+    with rates(attempt_start="2/minute"):
         codes = [
             post(
                 Client(), f"/api/daily/{DAY}/attempts", HTTP_X_FORWARDED_FOR=f"10.0.0.{i}"

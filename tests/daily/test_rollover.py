@@ -1,16 +1,15 @@
 import datetime
-import threading
 
 import pytest
 import time_machine
 from django.conf import settings
 from django.core.management import call_command
-from django.db import connection
 from django.test import Client
 
 import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
-from daily.rollover import puzzle_close, reconcile
+from daily.services.rollover import puzzle_close, reconcile
+from tests.helpers import race
 
 from .helpers import act, play_greedy, post, start_daily
 
@@ -105,10 +104,11 @@ def test_close_freezes_ranks_percentiles_and_statistics(clock):
 
 def _day_with_scores(scores: list[int]) -> int:
     """A daily whose official attempts finished with these scores (set directly: fast)."""
-    from daily import services
-    from daily.players import player_create
+    from daily.services.attempts import score_count_add
+    from daily.services.players import player_create
+    from daily.services.puzzles import daily_get_or_create
 
-    puzzle = services.daily_get_or_create(day=datetime.date(2026, 11, 29), now=at(12, 0))
+    puzzle = daily_get_or_create(day=datetime.date(2026, 11, 29), now=at(12, 0))
     for i, score in enumerate(scores):
         player = player_create(now=at(12, 0))
         Attempt.objects.create(
@@ -122,7 +122,7 @@ def _day_with_scores(scores: list[int]) -> int:
             finished_at=at(12, i),
             deadline=puzzle.closes_at,
         )
-        services.score_count_add(puzzle=puzzle, score=score)
+        score_count_add(puzzle=puzzle, score=score)
     return puzzle.pk
 
 
@@ -142,21 +142,7 @@ def test_two_closes_at_the_same_time_close_once(client):
         start_daily(client, DAY)
         start_daily(Client(), DAY)
         puzzle_id = daily(DAY).pk
-        barrier = threading.Barrier(2)
-        results = []
-
-        def close():
-            try:
-                barrier.wait()
-                results.append(puzzle_close(puzzle_id=puzzle_id, now=at(0, 2, day=30)))
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=close) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        results = race(2, lambda: puzzle_close(puzzle_id=puzzle_id, now=at(0, 2, day=30)))
     done = [r for r in results if r is not None]
     assert (len(results), len(done), done[0].finalised) == (2, 1, 2)
     assert sum(ScoreCount.objects.values_list("count", flat=True)) == 2

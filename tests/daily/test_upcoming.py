@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 
 from daily.models import Attempt, Player, Puzzle
-from daily.rollover import reconcile
+from daily.services.rollover import reconcile
 
 from .helpers import act, post
 

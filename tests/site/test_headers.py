@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from challenges.services import challenge_create
-from daily.players import player_create
+from daily.services.players import player_create
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PAGES = ["/", "/leaderboard", "/daily/2026-11-28", "/me", "/rules", "/verify", "/c/"]

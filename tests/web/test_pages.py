@@ -10,7 +10,7 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from challenges.services import challenge_create
-from daily.players import player_create
+from daily.services.players import player_create
 from farkle_site.views import server_error
 
 UTC = datetime.UTC

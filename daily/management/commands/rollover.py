@@ -5,7 +5,7 @@ import datetime
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from daily.rollover import reconcile
+from daily.services.rollover import reconcile
 
 
 def _instant(text: str) -> datetime.datetime:

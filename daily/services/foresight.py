@@ -25,11 +25,12 @@ def foresight_fields(*, puzzle: Puzzle, actions: Sequence[Mapping[str, Any]]) ->
 
 
 def _recount(puzzle: Puzzle, score: int, delta: int) -> None:
-    # Imported here: daily.services imports this module for ``foresight_fields``.
-    from daily import rollover, services
+    # Imported here: daily.services.attempts imports this module for ``foresight_fields``.
+    from daily.services import rollover
+    from daily.services.attempts import score_count_add
 
     if delta > 0:
-        services.score_count_add(puzzle=puzzle, score=score, count=delta)
+        score_count_add(puzzle=puzzle, score=score, count=delta)
     else:
         ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + delta)
     if puzzle.closed_at is not None:
@@ -48,33 +49,27 @@ def attempt_release(*, attempt_id: int, user=None, now: datetime.datetime) -> bo
 
     A conditional update on ``held`` decides, so a double click or two operators count it once.
     """
-    with transaction.atomic():
-        _lock_puzzle_of(attempt_id)
-        attempt = (
-            Attempt.objects.select_related("puzzle")
-            .select_for_update(of=("self",))
-            .filter(pk=attempt_id, held=True, official=True, state=Attempt.State.FINISHED)
-            .first()
-        )
-        if attempt is None:
-            return False
-        Attempt.objects.filter(pk=attempt.pk).update(held=False, released_at=now, released_by=user)
-        _recount(attempt.puzzle, attempt.score, +1)
-    return True
+    return _held_set(
+        attempt_id=attempt_id, held=False, changes={"released_at": now, "released_by": user}
+    )
 
 
 def attempt_hold(*, attempt_id: int) -> bool:
     """Take a finished official game off the leaderboard; False when it was held already."""
+    return _held_set(attempt_id=attempt_id, held=True, changes={"rank": None, "percentile": None})
+
+
+def _held_set(*, attempt_id: int, held: bool, changes: dict[str, Any]) -> bool:
     with transaction.atomic():
         _lock_puzzle_of(attempt_id)
         attempt = (
             Attempt.objects.select_related("puzzle")
             .select_for_update(of=("self",))
-            .filter(pk=attempt_id, held=False, official=True, state=Attempt.State.FINISHED)
+            .filter(pk=attempt_id, held=not held, official=True, state=Attempt.State.FINISHED)
             .first()
         )
         if attempt is None:
             return False
-        Attempt.objects.filter(pk=attempt.pk).update(held=True, rank=None, percentile=None)
-        _recount(attempt.puzzle, attempt.score, -1)
+        Attempt.objects.filter(pk=attempt.pk).update(held=held, **changes)
+        _recount(attempt.puzzle, attempt.score, -1 if held else +1)
     return True

@@ -1,4 +1,4 @@
-"""Writes: today's puzzle on demand, starting attempts and acting on them."""
+"""Writes of attempts: start one, act on one, count an official finished score."""
 
 from __future__ import annotations
 
@@ -7,80 +7,15 @@ from collections.abc import Mapping
 from contextlib import nullcontext
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import farkle
-from daily.foresight import foresight_fields
-from daily.models import DAILY_GRACE, Attempt, Player, Puzzle, ScoreCount
-from daily.selectors import attempt_game
+from daily.models import Attempt, Player, Puzzle, ScoreCount
+from daily.selectors.attempts import attempt_of_player
+from daily.services.foresight import foresight_fields
 from farkle_site.db import violated
-from farkle_site.errors import ApiError
-
-UTC = datetime.UTC
-
-# Issue 10: a daily's commitment is public at least a day before it opens. The reconcile (and,
-# should beat be late, the first request) creates the next day's puzzle as soon as today opens.
-PUBLISHED_AHEAD = datetime.timedelta(days=1)
-
-
-def day_of(now: datetime.datetime) -> datetime.date:
-    """The UTC date of an instant: the day whose daily is open."""
-    return now.astimezone(UTC).date()
-
-
-def day_start(day: datetime.date) -> datetime.datetime:
-    return datetime.datetime.combine(day, datetime.time(), tzinfo=UTC)
-
-
-def first_day() -> datetime.date:
-    """The first date with a daily (an operator's setting)."""
-    return settings.FARKLE_FIRST_DAY
-
-
-def published_until(now: datetime.datetime) -> datetime.date:
-    """The last date whose daily exists at ``now``: tomorrow, upcoming with its commitment."""
-    return day_of(now) + PUBLISHED_AHEAD
-
-
-def daily_create(*, day: datetime.date) -> bool:
-    """Create the daily of ``day`` with its commitment unless it exists; True when created.
-
-    Two creators may race (the request path and the rollover): the unique constraint keeps one
-    row and the other creator finds it.
-    """
-    if Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).exists():
-        return False
-    seed = farkle.daily_seed(settings.FARKLE_SEED_SECRET.encode(), day)
-    ends_at = day_start(day + datetime.timedelta(days=1))
-    try:
-        with transaction.atomic():
-            Puzzle.objects.create(
-                kind=Puzzle.Kind.DAILY,
-                day=day,
-                table=farkle.DEFAULT_TABLE,
-                commitment=farkle.commitment(seed),
-                opens_at=day_start(day),
-                ends_at=ends_at,
-                closes_at=ends_at + DAILY_GRACE,
-            )
-    except IntegrityError:
-        return False
-    return True
-
-
-def daily_get_or_create(*, day: datetime.date, now: datetime.datetime) -> Puzzle:
-    """The daily of ``day``, created on first use exactly as the rollover would; ApiError
-    ``not_found`` for a day beyond the published horizon (whatever the client's clock says) or
-    before the first day. Tomorrow's daily exists, upcoming: its commitment is public."""
-    if day > published_until(now) or day < first_day():
-        raise ApiError("not_found", f"There is no daily for {day.isoformat()}.")
-    puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
-    if puzzle is None:
-        daily_create(day=day)
-        puzzle = Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
-    return puzzle
+from farkle_site.domain import Conflict, NotFound
 
 
 def _closed_code(puzzle: Puzzle) -> str:
@@ -88,12 +23,12 @@ def _closed_code(puzzle: Puzzle) -> str:
 
 
 def attempt_start_allowed(*, puzzle: Puzzle, now: datetime.datetime) -> None:
-    """Raise ApiError unless the puzzle takes new attempts now: open, or a daily's archive.
+    """Refuse (Conflict) unless the puzzle takes new attempts now: open, or a daily's archive.
 
     Checked before anything is written (not even a guest player is created for a refusal).
     """
     if now < puzzle.opens_at:
-        raise ApiError(
+        raise Conflict(
             "not_open",
             "This puzzle has not opened yet: only its commitment is public.",
             opens_at=puzzle.opens_at.isoformat().replace("+00:00", "Z"),
@@ -101,7 +36,7 @@ def attempt_start_allowed(*, puzzle: Puzzle, now: datetime.datetime) -> None:
     if puzzle.ends_at <= now < puzzle.closes_at or (
         now >= puzzle.closes_at and puzzle.kind != Puzzle.Kind.DAILY
     ):
-        raise ApiError(_closed_code(puzzle), "This puzzle is closed to new attempts.")
+        raise Conflict(_closed_code(puzzle), "This puzzle is closed to new attempts.")
 
 
 def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
@@ -137,7 +72,7 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
             raise
     official = Attempt.objects.get(player=player, puzzle=puzzle, official=True)
     if official.state != Attempt.State.FINISHED:
-        raise ApiError(
+        raise Conflict(
             "wrong_state",
             "Finish your official game first; practice opens once it is over.",
             attempt_id=official.pk,
@@ -162,7 +97,7 @@ def attempt_act(
     """
     parsed = farkle.action_from_dict(action)
     attempt = _attempt_of(attempt_id=attempt_id, player_id=player_id)
-    game = attempt_game(attempt)
+    game = attempt.game()
     _check_actionable(attempt, game, step=step, now=now)
     game = game.apply(parsed)
     changes = {
@@ -189,12 +124,12 @@ def attempt_act(
         if not moved:
             # Another action, or the close, came first: answer with the game as it now is.
             current = _attempt_of(attempt_id=attempt_id, player_id=player_id)
-            current_game = attempt_game(current)
+            current_game = current.game()
             _check_actionable(current, current_game, step=step, now=now)
-            raise ApiError(
+            raise Conflict(
                 "stale_step",
                 "This game moved on meanwhile: reload it.",
-                attempt=(current, current_game),
+                attempt_id=current.pk,
             )
         if counted:
             score_count_add(puzzle=attempt.puzzle, score=game.score)
@@ -204,39 +139,35 @@ def attempt_act(
 
 
 def _attempt_of(*, attempt_id: int, player_id: int | None) -> Attempt:
-    attempt = (
-        Attempt.objects.select_related("puzzle").filter(pk=attempt_id, player_id=player_id).first()
-        if player_id is not None
-        else None
-    )
+    attempt = attempt_of_player(attempt_id=attempt_id, player_id=player_id)
     if attempt is None:
-        raise ApiError("not_found", "No such attempt.")
+        raise NotFound("not_found", "No such attempt.")
     return attempt
 
 
 def _check_actionable(
     attempt: Attempt, game: farkle.Game, *, step: int, now: datetime.datetime
 ) -> None:
-    """ApiError, with the attempt as it stands, when no action can be taken at ``step`` now."""
+    """Conflict, with the attempt as it stands, when no action can be taken at ``step`` now."""
     if attempt.finalised_at_close:
-        raise ApiError(
+        raise Conflict(
             _closed_code(attempt.puzzle),
             "This puzzle closed; the game ended with its banked points.",
-            attempt=(attempt, game),
+            attempt_id=attempt.pk,
         )
     if game.finished:
-        raise ApiError("finished", "This game is over.", attempt=(attempt, game))
+        raise Conflict("finished", "This game is over.", attempt_id=attempt.pk)
     if attempt.deadline is not None and now >= attempt.deadline:
-        raise ApiError(
+        raise Conflict(
             _closed_code(attempt.puzzle),
             "This puzzle closed; the action came too late.",
-            attempt=(attempt, game),
+            attempt_id=attempt.pk,
         )
     if step != attempt.step:
-        raise ApiError(
+        raise Conflict(
             "stale_step",
             f"This game is at step {attempt.step}, not {step}: reload it.",
-            attempt=(attempt, game),
+            attempt_id=attempt.pk,
         )
 
 

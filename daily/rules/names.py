@@ -7,7 +7,7 @@ import unicodedata
 
 from django.utils.translation import gettext as _
 
-from farkle_site.errors import ApiError
+from farkle_site.domain import Invalid
 
 NAME_MIN_LENGTH = 3
 NAME_MAX_LENGTH = 24
@@ -189,49 +189,49 @@ def _shown(char: str) -> str:
 
 
 def display_name_clean(name: str) -> str:
-    """The tidied name, or ApiError ``invalid_name`` saying which rule of docs/play.md it breaks."""
+    """The tidied name, or Invalid ``invalid_name`` saying which rule of docs/play.md it breaks."""
     # The reason is shown to the player as it stands, so it speaks the request's language.
     tidy = text_tidy(name)
     if len(tidy) < NAME_MIN_LENGTH:
-        raise ApiError(
+        raise Invalid(
             "invalid_name",
             _("A name has at least %(min)d characters.") % {"min": NAME_MIN_LENGTH},
         )
     if len(tidy) > NAME_MAX_LENGTH:
-        raise ApiError(
+        raise Invalid(
             "invalid_name",
             _("A name has at most %(max)d characters; this one has %(count)d.")
             % {"max": NAME_MAX_LENGTH, "count": len(tidy)},
         )
     bad = _refused_character(tidy)
     if bad is not None:
-        raise ApiError(
+        raise Invalid(
             "invalid_name",
             _("A name holds only letters, digits, spaces, '-' and '_', not %(char)s.")
             % {"char": _shown(bad)},
         )
     if _DIGIT_RUN.search(tidy):
-        raise ApiError(
+        raise Invalid(
             "invalid_name",
             _("A name cannot look like a score or a throw of dice: at most two digits in a row."),
         )
     if not any(char.isalpha() for char in tidy):
-        raise ApiError("invalid_name", _("A name needs at least one letter."))
+        raise Invalid("invalid_name", _("A name needs at least one letter."))
     if _denied(tidy, _STAFF_ANYWHERE, _STAFF_WORDS, across_words=True):
-        raise ApiError("invalid_name", _("A name cannot pass for the site's staff."))
+        raise Invalid("invalid_name", _("A name cannot pass for the site's staff."))
     if _denied(tidy, _DENIED_ANYWHERE, _DENIED_WORDS, across_words=True):
-        raise ApiError("invalid_name", _("This name is not allowed; please choose another."))
+        raise Invalid("invalid_name", _("This name is not allowed; please choose another."))
     return tidy
 
 
 def text_clean(text: str, *, what: str, max_length: int) -> str:
     """Short public free text, such as a challenge's title: tidied, at most ``max_length``
-    characters, nothing invisible, no slur; ApiError ``invalid`` naming ``what`` otherwise."""
+    characters, nothing invisible, no slur; a refusal ``invalid`` naming ``what`` otherwise."""
     tidy = text_tidy(text)
     if not tidy:
-        raise ApiError("invalid", f"The {what} is empty.")
+        raise Invalid("invalid", f"The {what} is empty.")
     if len(tidy) > max_length:
-        raise ApiError(
+        raise Invalid(
             "invalid", f"The {what} has at most {max_length} characters; this one has {len(tidy)}."
         )
     marks = 0
@@ -247,8 +247,8 @@ def text_clean(text: str, *, what: str, max_length: int) -> str:
             # or reorder text; the zero-width joiner only glues emoji together.
             if not category.startswith("C") or char == "\u200d":
                 continue
-        raise ApiError("invalid", f"The {what} cannot hold {_shown(char)}.")
+        raise Invalid("invalid", f"The {what} cannot hold {_shown(char)}.")
     # A sentence is read word by word: joined up, "this hit" would hold a slur.
     if _denied(tidy, _DENIED_ANYWHERE, _DENIED_WORDS, across_words=False):
-        raise ApiError("invalid", f"This {what} is not allowed; please write another.")
+        raise Invalid("invalid", f"This {what} is not allowed; please write another.")
     return tidy

@@ -19,7 +19,7 @@ from itertools import accumulate
 from django.db.models import Count
 
 from daily.models import Attempt, Player, Puzzle
-from farkle_site.errors import ApiError
+from farkle_site.domain import Invalid
 
 PAGE_SIZE = 50
 # Fixed rather than fitted to each day, so that two days' histograms compare bucket by bucket.
@@ -29,7 +29,7 @@ ORDER = ("-score", "finished_at", "id")
 
 
 @dataclass(frozen=True)
-class ScoreCounts:
+class ScoreLadder:
     """How many ranked attempts hold each score, with running totals for rank lookups."""
 
     scores: tuple[int, ...]  # ascending, distinct
@@ -38,7 +38,7 @@ class ScoreCounts:
     below: tuple[int, ...]
 
     @classmethod
-    def of(cls, pairs: list[tuple[int, int]]) -> ScoreCounts:
+    def of(cls, pairs: list[tuple[int, int]]) -> ScoreLadder:
         pairs = sorted((score, count) for score, count in pairs if count > 0)
         counts = tuple(count for _, count in pairs)
         return cls(
@@ -134,7 +134,9 @@ class Leaderboard:
     page: int
     page_size: int
     pages: int
-    players: int
+    # Finished official games ranked here (the API keeps its key "players"); not
+    # Puzzle.players, which counts the official attempts started.
+    ranked: int
     entries: list[Entry]
     me: Standing | None
     distribution: Distribution
@@ -149,7 +151,7 @@ def _ranked(puzzle: Puzzle, accounts: bool = False):
     return ranked.filter(player__user__isnull=False) if accounts else ranked
 
 
-def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreCounts:
+def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreLadder:
     """The puzzle's ranked attempts counted per score (one query over distinct scores).
 
     ``accounts`` keeps account holders only (docs/play.md): those are counted from their attempts,
@@ -157,14 +159,14 @@ def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreCounts:
     """
     if accounts:
         rows = _ranked(puzzle, accounts=True).values("score").annotate(count=Count("id"))
-        return ScoreCounts.of([(row["score"], row["count"]) for row in rows])
-    return ScoreCounts.of(list(puzzle.score_counts.values_list("score", "count")))
+        return ScoreLadder.of([(row["score"], row["count"]) for row in rows])
+    return ScoreLadder.of(list(puzzle.score_counts.values_list("score", "count")))
 
 
 def leaderboard_entries(
     *,
     puzzle: Puzzle,
-    counts: ScoreCounts,
+    counts: ScoreLadder,
     page: int,
     now: datetime.datetime,
     page_size: int = PAGE_SIZE,
@@ -173,7 +175,7 @@ def leaderboard_entries(
 ) -> list[Entry]:
     """One page of ranked attempts, best first, the caller's marked; empty past the last page."""
     if page < 1 or page_size < 1:
-        raise ApiError("invalid", "Pages are numbered from 1.")
+        raise Invalid("invalid", "Pages are numbered from 1.")
     position = (page - 1) * page_size
     if position >= counts.total:
         return []
@@ -206,7 +208,7 @@ def player_standing(
     *,
     puzzle: Puzzle,
     player: Player | None,
-    counts: ScoreCounts | None = None,
+    counts: ScoreLadder | None = None,
     accounts: bool = False,
 ) -> Standing | None:
     """The player's rank and percentile on the puzzle, or None until their official attempt has
@@ -234,7 +236,7 @@ def player_standing(
     )
 
 
-def score_distribution(*, counts: ScoreCounts, bucket_width: int = BUCKET_WIDTH) -> Distribution:
+def score_distribution(*, counts: ScoreLadder, bucket_width: int = BUCKET_WIDTH) -> Distribution:
     """The histogram of scores from 0 to the best one, the raw counts, mean, median and best."""
     tallies = [
         ScoreTally(score=s, count=c) for s, c in zip(counts.scores, counts.counts, strict=True)
@@ -262,7 +264,7 @@ def score_distribution(*, counts: ScoreCounts, bucket_width: int = BUCKET_WIDTH)
     )
 
 
-def _nth(counts: ScoreCounts, n: int) -> int:
+def _nth(counts: ScoreLadder, n: int) -> int:
     """The score of the n-th attempt (0-based) from the lowest."""
     return counts.scores[bisect_right(counts.below, n) - 1]
 
@@ -287,7 +289,7 @@ def leaderboard_page(
         page=page,
         page_size=page_size,
         pages=-(-counts.total // page_size),
-        players=counts.total,
+        ranked=counts.total,
         entries=leaderboard_entries(
             puzzle=puzzle,
             counts=counts,

@@ -1,10 +1,9 @@
-"""Reads that span models."""
+"""Reads of attempts and of the dailies they are played on."""
 
 from __future__ import annotations
 
 import datetime
 
-import farkle
 from daily.models import Attempt, Player, Puzzle
 
 
@@ -41,8 +40,10 @@ def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt |
     return None
 
 
-def attempt_game(attempt: Attempt) -> farkle.Game:
-    """The attempt's game, replayed from its stored actions (and ended, when its puzzle's close
-    finalised it)."""
-    game = farkle.Game.replay(attempt.seed(), attempt.actions, attempt.puzzle.table)
-    return game.ended_by_close() if attempt.finalised_at_close else game
+def attempt_of_player(*, attempt_id: int, player_id: int | None) -> Attempt | None:
+    """The player's own attempt ``attempt_id``, with its puzzle; None when it is someone else's."""
+    if player_id is None:
+        return None
+    return (
+        Attempt.objects.select_related("puzzle").filter(pk=attempt_id, player_id=player_id).first()
+    )

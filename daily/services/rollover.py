@@ -13,10 +13,12 @@ from dataclasses import asdict, dataclass, field
 
 from django.db import transaction
 
-from daily import services
-from daily.foresight import foresight_fields
-from daily.leaderboard import ScoreCounts, score_counts, score_distribution
 from daily.models import Attempt, Puzzle
+from daily.rules.calendar import first_day, published_until
+from daily.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
+from daily.services.attempts import score_count_add
+from daily.services.foresight import foresight_fields
+from daily.services.puzzles import daily_create
 
 
 @dataclass(frozen=True)
@@ -89,13 +91,13 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
         held = {a.pk for a in checked if a.held}
         scores = Counter(s for i, official, s, _ in unfinished if official and i not in held)
         for score, count in scores.items():
-            services.score_count_add(puzzle=puzzle, score=score, count=count)
+            score_count_add(puzzle=puzzle, score=score, count=count)
         puzzle.closed_at = now
         counts = ranks_freeze(puzzle=puzzle)
     return Closed(puzzle=str(puzzle), finalised=len(unfinished), players=counts.total)
 
 
-def ranks_freeze(*, puzzle: Puzzle) -> ScoreCounts:
+def ranks_freeze(*, puzzle: Puzzle) -> ScoreLadder:
     """Freeze the ranks, percentiles and statistics of a closing or closed puzzle from its counts
     (inside the caller's transaction, the puzzle locked); held games get none."""
     counts = score_counts(puzzle=puzzle)
@@ -124,8 +126,8 @@ def reconcile(*, now: datetime.datetime) -> Report:
     the new day ready.
     """
     report = Report()
-    last = services.published_until(now)
-    first = services.first_day()
+    last = published_until(now)
+    first = first_day()
     # Every missing day since the first, gaps included (the request path may have created a
     # later day while beat was down).
     existing = set(
@@ -135,7 +137,7 @@ def reconcile(*, now: datetime.datetime) -> Report:
     )
     day = first
     while day <= last:
-        if day not in existing and services.daily_create(day=day):
+        if day not in existing and daily_create(day=day):
             report.published.append(f"daily {day.isoformat()}")
         day += datetime.timedelta(days=1)
     due = Puzzle.objects.filter(closed_at__isnull=True, closes_at__lte=now).order_by(

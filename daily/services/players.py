@@ -1,5 +1,5 @@
-"""Players: a browser's guest player kept in its session, display names, and the accounts that
-adopt players (docs/play.md)."""
+"""Writes of players: guests, display names, and the accounts that adopt players
+(docs/play.md)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,16 @@ import datetime
 import secrets
 import uuid
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest
-from django.utils import timezone
 
 from daily.models import Player
-from daily.names import display_name_clean
+from daily.rules.names import display_name_clean
 from farkle_site.db import violated
-from farkle_site.errors import ApiError
+from farkle_site.domain import Conflict, Invalid, Unavailable
 
 _ADJECTIVES = (
     "Agile", "Amber", "Ample", "Apt", "Ardent", "Azure", "Balmy", "Blithe", "Bold", "Brave",
@@ -68,7 +65,7 @@ def display_name_generate(*, crowded: bool = False) -> str:
     try:
         # Two innocent words can meet into a refused one ("Glad Mink" holds "admin").
         return display_name_clean(name)
-    except ApiError:
+    except Invalid:
         return display_name_generate(crowded=crowded)
 
 
@@ -79,7 +76,7 @@ def player_create(
     user: AbstractBaseUser | None = None,
     browser_id: uuid.UUID | None = None,
 ) -> Player:
-    """A new player named ``display_name`` (already clean; ApiError ``name_taken`` when held), or
+    """A new player named ``display_name`` (already clean; a refusal ``name_taken`` when held), or
     with a generated name that no one else holds."""
     fields = {"user": user, "browser_id": browser_id, "created_at": now}
     if display_name is not None:
@@ -98,15 +95,15 @@ def player_create(
         except IntegrityError as error:
             if not violated(error, _NAME_CONSTRAINT):
                 raise
-    raise ApiError("busy", "No free player name could be drawn; please try again.")
+    raise Unavailable("busy", "No free player name could be drawn; please try again.")
 
 
-def _name_taken(name: str) -> ApiError:
-    return ApiError("name_taken", f"The name {name!r} is taken; please choose another.")
+def _name_taken(name: str) -> Conflict:
+    return Conflict("name_taken", f"The name {name!r} is taken; please choose another.")
 
 
 def player_rename(*, player: Player, name: str) -> Player:
-    """Give the player a new display name under docs/play.md's rules (ApiError ``invalid_name`` or
+    """Give the player a new display name under docs/play.md's rules (a refusal ``invalid_name`` or
     ``name_taken`` otherwise)."""
     name = display_name_clean(name)
     # The case-insensitive unique index is the final word: a check before saving would race.
@@ -119,93 +116,37 @@ def player_rename(*, player: Player, name: str) -> Player:
     return player
 
 
-def player_choose_name(request: HttpRequest, *, name: str, now: datetime.datetime) -> Player:
-    """Give this browser's player the name ``name``, creating the player with it if the browser
-    has none yet (a refused name stores nothing)."""
-    clean = display_name_clean(name)
-    player = player_for_request(request, now=now, display_name=clean)
-    return player if player.display_name == clean else player_rename(player=player, name=clean)
+def player_for_browser(
+    *,
+    user: AbstractBaseUser | None,
+    browser_id: uuid.UUID | None,
+    now: datetime.datetime,
+    display_name: str | None = None,
+) -> Player:
+    """The player of an account (``user``) or of a guest browser (``browser_id``), created
+    (named ``display_name``, already clean, or with a generated name) when it has none.
 
-
-def player_from_request(request: HttpRequest) -> Player | None:
-    """The player of this browser (its account's, when logged in), or None before its first game."""
-    user = getattr(request, "user", None)
-    player = None
+    Two first requests of one browser (a double click) carry the same browser id and find the
+    same guest: the unique ``browser_id`` decides which of them creates it.
+    """
     if user is not None and user.is_authenticated:
         player = Player.objects.filter(user=user).first()
         if player is not None:
-            player.user = user  # Spares a query to whoever shows the account's name.
-    if player is None:
-        player_id = request.session.get(settings.PLAYER_SESSION_KEY)
-        if player_id is not None:
-            player = Player.objects.select_related("user").filter(pk=player_id).first()
-    if player is not None:
-        _session_keep_alive(request)
-    return player
-
-
-def player_id_from_request(request: HttpRequest) -> int | None:
-    """The id of this browser's player, from its session alone (no query): the session holds
-    the account's player once logged in (``player_bind``)."""
-    player_id = request.session.get(settings.PLAYER_SESSION_KEY)
-    if player_id is not None:
-        _session_keep_alive(request)
-    return player_id
-
-
-def _session_keep_alive(request: HttpRequest) -> None:
-    # The session (and its cookie) lasts a year from its last save; saving once a day keeps a
-    # regular player's guest alive for good, without a write on every action.
-    today = timezone.now().date().isoformat()
-    if request.session.get("seen") != today:
-        request.session["seen"] = today
-
-
-def player_for_request(
-    request: HttpRequest, *, now: datetime.datetime, display_name: str | None = None
-) -> Player:
-    """The player of this browser, created (named ``display_name``, already clean, or with a
-    generated name) and tied to its session on the first game or the first name chosen.
-
-    Two first requests of one browser (a double click) carry the same browser cookie and find
-    the same guest: the unique ``browser_id`` decides which of them creates it.
-    """
-    player = player_from_request(request)
+            return player
+        # An account whose player was removed gets a new one, still its own.
+        return player_create(now=now, user=user, display_name=display_name)
+    player = Player.objects.filter(browser_id=browser_id).first() if browser_id else None
     if player is not None:
         return player
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        # An account whose player was removed gets a new one, still its own.
-        player = player_create(now=now, user=user, display_name=display_name)
-    else:
-        browser_id = browser_id_of(request)
-        player = Player.objects.filter(browser_id=browser_id).first() if browser_id else None
-        if player is None:
-            try:
-                player = player_create(now=now, browser_id=browser_id, display_name=display_name)
-            except IntegrityError:
-                # The other first request of this browser created it a moment ago.
-                player = Player.objects.get(browser_id=browser_id)
-    player_bind(request, player)
-    return player
-
-
-def browser_id_of(request: HttpRequest) -> uuid.UUID | None:
-    """The browser's id from its cookie (``farkle_site.middleware``), when it has a valid one."""
     try:
-        return uuid.UUID(request.COOKIES.get(settings.BROWSER_COOKIE_NAME, ""))
-    except ValueError:
-        return None
-
-
-def player_bind(request: HttpRequest, player: Player) -> None:
-    """Tie the player to this browser's session."""
-    request.session[settings.PLAYER_SESSION_KEY] = player.pk
-    _session_keep_alive(request)
+        return player_create(now=now, browser_id=browser_id, display_name=display_name)
+    except IntegrityError:
+        # The other first request of this browser created it a moment ago.
+        return Player.objects.get(browser_id=browser_id)
 
 
 def account_username_clean(username: str) -> str:
-    """The username as Django auth stores it (NFKC), or ApiError ``invalid_username``."""
+    """The username as Django auth stores it (NFKC), or a refusal ``invalid_username``."""
     User = get_user_model()
     username = User.normalize_username(username)
     field = User._meta.get_field(User.USERNAME_FIELD)
@@ -213,7 +154,7 @@ def account_username_clean(username: str) -> str:
         field.run_validators(username)
         field.validate(username, None)
     except ValidationError as error:
-        raise ApiError("invalid_username", " ".join(error.messages)) from None
+        raise Invalid("invalid_username", " ".join(error.messages)) from None
     return username
 
 
@@ -223,7 +164,7 @@ def account_signup(
     """Create an account that adopts the browser's player, so its history and streak carry over
     (docs/play.md); a browser without a player, or whose player has an account, gets a fresh one.
 
-    ApiError ``invalid_username``, ``invalid_password`` (Django's password validators), or
+    a refusal ``invalid_username``, ``invalid_password`` (Django's password validators), or
     ``username_taken`` for a username held in any letter case.
     """
     User = get_user_model()
@@ -231,8 +172,8 @@ def account_signup(
     try:
         validate_password(password, user=User(**{User.USERNAME_FIELD: username}))
     except ValidationError as error:
-        raise ApiError("invalid_password", " ".join(error.messages)) from None
-    taken = ApiError(
+        raise Invalid("invalid_password", " ".join(error.messages)) from None
+    taken = Conflict(
         "username_taken", f"The username {username!r} is taken; please choose another."
     )
     # Usernames differing only in case would be told apart by no one who types them.

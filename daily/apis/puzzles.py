@@ -1,0 +1,129 @@
+"""API views every kind of puzzle shares, parameterised by how the puzzle is found.
+
+A daily is found by its date, a challenge by its code: each app subclasses these views with
+its own ``find_puzzle`` (and its own URL, throttles and schema summary). This module, with
+``daily.apis.schemas`` (the payload shapes) and ``daily.web.session`` (the request's player), is
+what another app may import from ``daily.apis``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.utils import timezone
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from daily.apis import schemas
+from daily.apis.payloads import attempt_data, puzzle_ref, verification_data
+from daily.models import Puzzle
+from daily.selectors.leaderboards import Leaderboard, leaderboard_page
+from daily.selectors.verification import verification_attempt
+from daily.services.attempts import attempt_start, attempt_start_allowed
+from daily.web.session import session_player, session_player_or_create
+from daily.web.throttles import NewGuestThrottle
+from farkle_site.drf import ScopedPlayerThrottle
+
+
+def leaderboard_data(puzzle: Puzzle, board: Leaderboard, now: datetime.datetime) -> dict[str, Any]:
+    """A leaderboard as the API shows it (a day's or a challenge's)."""
+    status = puzzle.status(now)
+    return {
+        **puzzle_ref(puzzle),
+        "status": status,
+        # Closed is not yet final: the close still adds the unfinished official games.
+        "final": status == "closed" and puzzle.closed_at is not None,
+        "accounts": board.accounts,
+        "page": board.page,
+        "page_size": board.page_size,
+        "pages": board.pages,
+        "players": board.ranked,
+        "entries": board.entries,
+        "me": board.me,
+        "distribution": board.distribution,
+    }
+
+
+def leaderboard_for_request(
+    request: Request, puzzle: Puzzle, now: datetime.datetime
+) -> dict[str, Any]:
+    """The leaderboard of a puzzle for the request's ``page`` and ``accounts`` (a day's or a
+    challenge's)."""
+    query = schemas.LeaderboardQuerySerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    board = leaderboard_page(
+        puzzle=puzzle,
+        page=query.validated_data["page"],
+        now=now,
+        player=session_player(request),
+        accounts=query.validated_data["accounts"],
+    )
+    return leaderboard_data(puzzle, board, now)
+
+
+def verification_response(request: Request, puzzle) -> Response:
+    """The facts to verify a puzzle by, for ``?attempt=<id>`` (shared with the challenges)."""
+    query = schemas.VerifyQuerySerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    now = timezone.now()
+    attempt = verification_attempt(
+        puzzle=puzzle,
+        attempt_id=query.validated_data.get("attempt"),
+        player=session_player(request),
+        now=now,
+    )
+    return Response(verification_data(puzzle, attempt, now))
+
+
+# Class comments, not docstrings, on these bases: the OpenAPI schema would show a docstring
+# as the description of every view built on them.
+class PuzzleApi(APIView):
+    # A view of one puzzle, found from the URL's keyword arguments by ``find_puzzle``.
+
+    def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
+        """The puzzle the URL names (a refusal when it names none)."""
+        raise NotImplementedError
+
+
+class PuzzleAttemptsApi(PuzzleApi):
+    # Start an attempt: the player's first on an open puzzle is official, any later practice.
+
+    throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
+    throttle_scope = "attempt_start"
+
+    def post(self, request: Request, **url_kwargs: Any) -> Response:
+        now = timezone.now()
+        puzzle = self.find_puzzle(now=now, **url_kwargs)
+        # Refused before the session's player is created: a refusal stores nothing.
+        attempt_start_allowed(puzzle=puzzle, now=now)
+        player = session_player_or_create(request._request, now=now)
+        attempt = attempt_start(player=player, puzzle=puzzle, now=now)
+        return Response(attempt_data(attempt, attempt.game()), status=status.HTTP_201_CREATED)
+
+
+class PuzzleLeaderboardApi(PuzzleApi):
+    # A puzzle's leaderboard for ``?page=&accounts=``, with ``leaderboard_extra`` fields.
+
+    def leaderboard_extra(self, puzzle: Puzzle) -> dict[str, Any]:
+        """Fields a kind of puzzle adds to its leaderboard."""
+        return {}
+
+    def get(self, request: Request, **url_kwargs: Any) -> Response:
+        now = timezone.now()
+        puzzle = self.find_puzzle(now=now, **url_kwargs)
+        data = {**leaderboard_for_request(request, puzzle, now), **self.leaderboard_extra(puzzle)}
+        return Response(self.get_serializer_class()(data).data)
+
+    def get_serializer_class(self) -> type:
+        """The serializer that shapes (and documents) this leaderboard."""
+        raise NotImplementedError
+
+
+class PuzzleVerificationApi(PuzzleApi):
+    # The facts to verify a puzzle by, for ``?attempt=<id>``.
+
+    def get(self, request: Request, **url_kwargs: Any) -> Response:
+        return verification_response(request, self.find_puzzle(now=timezone.now(), **url_kwargs))

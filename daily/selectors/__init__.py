@@ -1,0 +1,1 @@
+"""Reads: every function here only reads stored data."""

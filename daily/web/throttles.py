@@ -1,0 +1,18 @@
+"""Throttles that need to know the session's player."""
+
+from __future__ import annotations
+
+from daily.web.session import session_player
+from farkle_site.drf import ScopedAddressThrottle
+
+
+class NewGuestThrottle(ScopedAddressThrottle):
+    """Rate limit per address the games started by browsers without a player yet: each new guest
+    gets an official attempt, so minting guests to see the dice first costs time (scope
+    ``guest_start``)."""
+
+    def allow_request(self, request, view):
+        if session_player(request) is not None:
+            return True
+        self.scope = "guest_start"
+        return self._count(request, view)

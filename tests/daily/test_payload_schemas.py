@@ -1,0 +1,81 @@
+"""Every JSON payload of the daily's API, in every shape the API documents, validated whole and
+recursively against its OpenAPI schema: the hand-built dicts of the action path
+(``daily.apis.payloads``) and the schema (``daily.apis.schemas``) cannot drift apart."""
+
+import datetime
+
+import pytest
+
+from daily.models import Puzzle
+from daily.services.rollover import reconcile
+from tests.helpers import assert_documented
+
+from .helpers import act, play_greedy, post
+
+DAY = "2026-11-29"
+pytestmark = pytest.mark.django_db
+
+
+def test_daily_payloads_before_during_and_after_play(client, clock):
+    assert_documented(client.get("/api/daily/today"), "/api/daily/today", "get")
+    started = post(client, f"/api/daily/{DAY}/attempts")
+    assert_documented(started, "/api/daily/{day}/attempts", "post")
+    attempt = started.json()
+    rolled = act(client, attempt, {"action": "roll"})
+    assert_documented(rolled, "/api/attempts/{attempt_id}/actions", "post")
+    # A stale step: the conflict carries the attempt as it stands.
+    stale = act(client, attempt, {"action": "roll"})
+    assert stale.status_code == 409
+    assert_documented(stale, "/api/attempts/{attempt_id}/actions", "post")
+    # Practice refused while the official game is unfinished: the conflict names it.
+    refused = post(client, f"/api/daily/{DAY}/attempts")
+    assert refused.status_code == 409
+    assert_documented(refused, "/api/daily/{day}/attempts", "post")
+    assert_documented(client.get(f"/api/daily/{DAY}"), "/api/daily/{day}", "get")
+    finished = rolled.json()
+    # Every action's answer: Farkles, keeps, hot dice, banks and the finish, each with its events.
+    while finished["state"] != "finished":
+        if finished["state"] == "awaiting_roll":
+            answer = act(client, finished, {"action": "roll"})
+        else:
+            best = max(finished["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
+            then = "bank" if finished["turn_points"] + best["score"] >= 300 else "roll"
+            answer = act(client, finished, {"action": "keep", "dice": best["dice"], "then": then})
+        assert_documented(answer, "/api/attempts/{attempt_id}/actions", "post")
+        finished = answer.json()
+    shown = client.get(f"/api/attempts/{finished['id']}")
+    assert_documented(shown, "/api/attempts/{attempt_id}", "get")
+    board = client.get(f"/api/daily/{DAY}/leaderboard")
+    assert_documented(board, "/api/daily/{day}/leaderboard", "get")
+    # An official game cannot be checked before the close: its throws are everyone's dice.
+    unrevealed = client.get(f"/api/verify/daily/{DAY}?attempt={finished['id']}")
+    assert unrevealed.status_code == 409
+    assert_documented(unrevealed, "/api/verify/daily/{day}", "get")
+    assert_documented(client.get("/api/me"), "/api/me", "get")
+
+
+def test_daily_payloads_once_closed(client, clock):
+    finished = play_greedy(client, post(client, f"/api/daily/{DAY}/attempts").json())
+    clock.move_to(datetime.datetime(2026, 11, 30, 0, 5, tzinfo=datetime.UTC))
+    reconcile(now=datetime.datetime(2026, 11, 30, 0, 5, tzinfo=datetime.UTC))
+    assert Puzzle.objects.get(day=DAY).closed_at is not None
+    board = client.get(f"/api/daily/{DAY}/leaderboard")
+    assert (board.json()["status"], board.json()["final"]) == ("closed", True)
+    assert_documented(board, "/api/daily/{day}/leaderboard", "get")
+    verified = client.get(f"/api/verify/daily/{DAY}?attempt={finished['id']}")
+    assert verified.json()["seed"] is not None
+    assert_documented(verified, "/api/verify/daily/{day}", "get")
+    archive = post(client, f"/api/daily/{DAY}/attempts")
+    assert_documented(archive, "/api/daily/{day}/attempts", "post")
+    assert_documented(client.get(f"/api/daily/{DAY}"), "/api/daily/{day}", "get")
+    assert_documented(client.get("/api/me"), "/api/me", "get")
+
+
+def test_player_and_account_payloads(client, clock):
+    renamed = client.patch("/api/me", {"name": "Calm Heron"}, content_type="application/json")
+    assert_documented(renamed, "/api/me", "patch")
+    account = {"username": "heron", "password": "a long enough passphrase"}
+    assert_documented(post(client, "/api/auth/signup", account), "/api/auth/signup", "post")
+    post(client, "/api/auth/logout")
+    assert_documented(post(client, "/api/auth/login", account), "/api/auth/login", "post")
+    assert_documented(client.get("/api/rules"), "/api/rules", "get")

@@ -1,0 +1,86 @@
+"""Helpers every test package shares: real-thread races, stored rows, throttle rates."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import jsonschema
+from django.conf import settings
+from django.db import connection
+from django.test import override_settings
+from drf_spectacular.generators import SchemaGenerator
+
+from daily.models import Attempt
+
+
+def race(n: int, work: Callable[[], Any]) -> list:
+    """Run ``work`` in n threads released together, each on its own database connection; their
+    results (or the exception each raised) in thread order."""
+    barrier = threading.Barrier(n)
+    results: list = [None] * n
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = work()
+        except Exception as error:  # The race's loser refusing is a result like any other.
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def stored(attempt_id: int) -> dict:
+    """What the database holds for an attempt, to prove a refusal changed nothing."""
+    return Attempt.objects.filter(pk=attempt_id).values().get()
+
+
+def rates(**changes: str) -> override_settings:
+    """The throttle rates of the settings with ``changes`` (scope: "n/period")."""
+    current = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    return override_settings(
+        REST_FRAMEWORK={
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {**current, **changes},
+        }
+    )
+
+
+@functools.cache
+def _openapi() -> dict:
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def _strict(node: Any) -> Any:
+    """OpenAPI 3.0 as JSON Schema: ``nullable`` becomes a null alternative, and an object with
+    documented properties allows no others (an undocumented key is a payload the schema misses)."""
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _strict(value) for key, value in node.items()}
+    if "properties" in node:
+        node.setdefault("additionalProperties", False)
+    if node.pop("nullable", False):
+        node = {"anyOf": [node, {"type": "null"}]}
+    return node
+
+
+def assert_documented(response: Any, path: str, method: str) -> None:
+    """Validate a response's whole JSON body, recursively, against what the OpenAPI schema
+    documents for ``path`` (as in the schema: ``/api/daily/{day}``), ``method`` and its status."""
+    schema = _openapi()
+    operation = schema["paths"][path][method.lower()]
+    content = operation["responses"][str(response.status_code)]["content"]
+    body_schema = content["application/json"]["schema"]
+    document = _strict({**body_schema, "components": schema["components"]})
+    jsonschema.validate(response.json(), document)
