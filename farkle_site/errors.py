@@ -39,6 +39,9 @@ STATUS_OF_CODE = {
     "not_open": status.HTTP_409_CONFLICT,
     "challenge_closed": status.HTTP_409_CONFLICT,
     "forbidden": status.HTTP_403_FORBIDDEN,
+    "not_a_member": status.HTTP_403_FORBIDDEN,
+    "group_full": status.HTTP_409_CONFLICT,
+    "too_many_groups": status.HTTP_409_CONFLICT,
     "not_found": status.HTTP_404_NOT_FOUND,
     "busy": status.HTTP_503_SERVICE_UNAVAILABLE,
 }
