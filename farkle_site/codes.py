@@ -25,7 +25,5 @@ def crockford_read(text: str, *, length: int, example: str) -> str:
     for 1; ``InvalidCode`` (its message citing ``example``) unless ``length`` characters remain."""
     code = text.upper().translate(_IGNORED).translate(_READ_AS)
     if len(code) != length or any(c not in ALPHABET for c in code):
-        raise InvalidCode(
-            f"A code is {length} characters of 0-9 and A-Z (no U), like {example}."
-        )
+        raise InvalidCode(f"A code is {length} characters of 0-9 and A-Z (no U), like {example}.")
     return code

@@ -394,4 +394,3 @@ class GroupSeasonApi(APIView):
                 "all_time": _season_rows(result.all_time),
             }
         )
-

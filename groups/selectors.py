@@ -47,9 +47,7 @@ def member_require(*, group: Group, player: Player | None) -> None:
 def members_of(*, group: Group) -> list[Membership]:
     """The group's memberships with their players, earliest joined first."""
     return list(
-        Membership.objects.filter(group=group)
-        .select_related("player")
-        .order_by("joined_at", "id")
+        Membership.objects.filter(group=group).select_related("player").order_by("joined_at", "id")
     )
 
 
@@ -241,9 +239,7 @@ def season(*, group: Group, viewer: Player, today: datetime.date, month: str | N
         days_of[player_id].append(day)
     # A past month's streak is the run alive at its end; the current month's, the run alive now.
     month_today = min(today, last + datetime.timedelta(days=1))
-    month_days = {
-        player_id: [d for d in days if d <= last] for player_id, days in days_of.items()
-    }
+    month_days = {player_id: [d for d in days if d <= last] for player_id, days in days_of.items()}
     months = sorted({day.strftime("%Y-%m") for _, day, _ in games} | {current}, reverse=True)
     return Season(
         month=month,
@@ -255,9 +251,7 @@ def season(*, group: Group, viewer: Player, today: datetime.date, month: str | N
             streak_days=month_days,
             streak_today=month_today,
         ),
-        all_time=_table(
-            memberships, games, viewer=viewer, streak_days=days_of, streak_today=today
-        ),
+        all_time=_table(memberships, games, viewer=viewer, streak_days=days_of, streak_today=today),
     )
 
 
@@ -298,9 +292,7 @@ def groups_of_player(*, player: Player, day: datetime.date) -> list[Standing]:
     finished_mine = mine is not None and mine[2] == Attempt.State.FINISHED
     standings = []
     for group in groups:
-        finished = [
-            games[p] for p in members[group.pk] if p in games and games[p][2] == FINISHED
-        ]
+        finished = [games[p] for p in members[group.pk] if p in games and games[p][2] == FINISHED]
         ranked = sorted((g for g in finished if not g[5]), key=lambda g: (-g[3], g[4], g[6]))
         my_rank = my_score = leader = leader_score = None
         if finished_mine and not mine[5]:

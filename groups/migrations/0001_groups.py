@@ -5,35 +5,69 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('daily', '0005_username_ci'),
+        ("daily", "0005_username_ci"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Group',
+            name="Group",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=7, unique=True)),
-                ('name', models.CharField(max_length=24)),
-                ('created_at', models.DateTimeField()),
-                ('creator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='groups_created', to='daily.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(max_length=7, unique=True)),
+                ("name", models.CharField(max_length=24)),
+                ("created_at", models.DateTimeField()),
+                (
+                    "creator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="groups_created",
+                        to="daily.player",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('joined_at', models.DateTimeField()),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='groups.group')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='daily.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("joined_at", models.DateTimeField()),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="groups.group",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="daily.player",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['player', '-joined_at'], name='membership_by_player')],
-                'constraints': [models.UniqueConstraint(fields=('group', 'player'), name='membership_unique')],
+                "indexes": [
+                    models.Index(fields=["player", "-joined_at"], name="membership_by_player")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("group", "player"), name="membership_unique")
+                ],
             },
         ),
     ]
