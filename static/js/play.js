@@ -400,6 +400,9 @@
     end.appendChild(row);
     end.appendChild(shareStatus);
     end.appendChild(fallback);
+    // Issue 13: the results panel (static/js/results.js): streaks, my distribution, countdown,
+    // my groups, and the system share sheet in front of the clipboard.
+    if (window.FarkleResults) window.FarkleResults.render(end, { attempt: state, kind: kind, text: text, shareButton: shareButton });
 
     F.api(boardUrl).then(function (board) {
       var me = board.me && board.me.attempt === state.id ? board.me : null;
