@@ -120,7 +120,7 @@
       F.el("th", { scope: "col", text: _("Player") }),
       F.el("th", { scope: "col", class: "r", text: _("Days") }),
       F.el("th", { scope: "col", class: "r", text: _("Wins") }),
-      F.el("th", { scope: "col", class: "r", text: _("Average") }),
+      F.el("th", { scope: "col", class: "r", text: _("Avg."), title: _("Average") }),
       F.el("th", { scope: "col", class: "r", text: _("Total") }),
       F.el("th", { scope: "col", class: "r", text: _("Streak") }),
     ]);

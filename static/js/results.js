@@ -114,11 +114,10 @@
     end.appendChild(panel);
     renderCountdown(panel);
     F.api("/api/me").then(function (me) {
-      var at = panel.querySelector(".results-next");
-      var box = F.el("div");
+      // In the page before the chart is drawn: it is drawn at the width it is given.
+      var box = panel.insertBefore(F.el("div"), panel.querySelector(".results-next"));
       renderStreaks(box, me);
       renderDistribution(box, me, options.attempt.score);
-      panel.insertBefore(box, at);
     }).catch(function () {});
     F.api("/api/groups").then(function (groups) { renderGroups(panel, groups); }).catch(function () {});
   }

@@ -21,7 +21,7 @@ from challenges.services import challenge_create
 from daily.players import player_create
 from farkle import Keep, Roll
 
-from .driver import Player, api_play, daily_game, today
+from .driver import Player, api_play, csrf, daily_game, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,6 +42,8 @@ PAGES = [
     "challenges",
     "challenge-new",
     "challenge",
+    "groups",
+    "group",
     "not-found",
 ]
 
@@ -67,12 +69,21 @@ def _visit(page: Page, name: str) -> None:
         "verify": "/verify",
         "challenges": "/c/",
         "challenge-new": "/challenges/new",
+        "groups": "/g/",
         "not-found": "/no-such-page",
     }
     if name in paths:
         page.goto(paths[name])
     elif name == "challenge":
         page.goto(f"/c/{_challenge_code()}")
+    elif name == "group":
+        # A member's page, today's game finished: the table shows scores, the season its rows.
+        page.goto("/g/")
+        made = page.context.request.post(
+            "/api/groups", data={"name": "Layout crew"}, headers={"X-CSRFToken": csrf(page.context)}
+        )
+        api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
+        page.goto(f"/g/{made.json()['code']}")
     else:
         page.goto("/")
         api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
