@@ -249,7 +249,8 @@ class GroupMemberApi(APIView):
 class RowSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    state = serializers.ChoiceField(choices=["finished", "playing", "not_started"])
+    # Text rather than a choice: an enum named "state" would collide with the attempts' own.
+    state = serializers.CharField(help_text="`finished`, `playing` or `not_started`.")
     score = serializers.IntegerField(allow_null=True, help_text="Once the scores are revealed.")
     rank = serializers.IntegerField(allow_null=True, help_text="Ties share a rank (1, 2, 2, 4).")
     finished_at = serializers.DateTimeField(allow_null=True)
