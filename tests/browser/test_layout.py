@@ -164,7 +164,9 @@ def _tab_through(page: Page) -> tuple[int, list[str]]:
     return len(seen), failures
 
 
-@pytest.mark.parametrize("name", ["today", "today-finished", "leaderboard", "me", "challenges"])
+@pytest.mark.parametrize(
+    "name", ["today", "today-finished", "leaderboard", "me", "challenges", "groups", "group"]
+)
 def test_focus_rings_stand_out_on_every_background(contexts, name):
     # Issue 9, item 12: the ring was 1.65:1 against the page and invisible on gold buttons.
     page = contexts.page(**DESKTOP)
