@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-import secrets
+from farkle_site.codes import ALPHABET, InvalidCode, crockford_generate, crockford_read
 
-# Crockford's base-32: digits and letters without I, L, O and U.
-ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+__all__ = ["ALPHABET", "LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
+
 LENGTH = 6
-# Read forgivingly, as Crockford intends: O is a zero, I and L are ones.
-_READ_AS = str.maketrans({"O": "0", "I": "1", "L": "1"})
-_IGNORED = str.maketrans("", "", " -\t")
-
-
-class InvalidCode(ValueError):
-    """Text that cannot be a challenge code."""
 
 
 def code_generate() -> str:
     """A random code (never sequential, so codes cannot be walked)."""
-    return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+    return crockford_generate(LENGTH)
 
 
 def code_normalise(text: str) -> str:
     """The canonical code of what a player typed: ``k7m 2qx`` and ``K7M-2QX`` are ``K7M2QX``."""
-    code = text.upper().translate(_IGNORED).translate(_READ_AS)
-    if len(code) != LENGTH or any(c not in ALPHABET for c in code):
-        raise InvalidCode(f"A code is {LENGTH} characters of 0-9 and A-Z (no U), like K7M-2QX.")
-    return code
+    return crockford_read(text, length=LENGTH, example="K7M-2QX")
 
 
 def code_display(code: str) -> str:

@@ -27,6 +27,10 @@ class NotFound(DomainError):
     """No such puzzle, attempt or challenge (or not one the caller may see)."""
 
 
+class Forbidden(DomainError):
+    """The caller may not do this here: not a member, not the creator."""
+
+
 class Conflict(DomainError):
     """The input is fine but the stored state refuses it now: closed, finished, stale, taken."""
 

@@ -15,17 +15,18 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 import farkle
-from farkle_site.domain import Conflict, DomainError, Invalid, NotFound, Unavailable
+from farkle_site.domain import Conflict, DomainError, Forbidden, Invalid, NotFound, Unavailable
 
 # The one place where a refusal becomes an HTTP status.
 STATUS_OF_ERROR: dict[type[DomainError], int] = {
     Invalid: status.HTTP_400_BAD_REQUEST,
+    Forbidden: status.HTTP_403_FORBIDDEN,
     NotFound: status.HTTP_404_NOT_FOUND,
     Conflict: status.HTTP_409_CONFLICT,
     Unavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 # The engine's refusals: an action the game's state refuses is a conflict, any other is malformed.
-_ENGINE_CONFLICTS = {"finished", "wrong_state"}
+_ENGINE_CONFLICTS = {"finished", "wrong_state", "below_entry_minimum"}
 
 
 def _engine_refusal(error: farkle.FarkleError) -> DomainError:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("api/", include("daily.urls")),
     path("api/", include("challenges.urls")),
+    path("api/", include("groups.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", views.ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -17,6 +18,7 @@ urlpatterns = [
     # The pages.
     path("", include("daily.web_urls")),
     path("", include("challenges.web_urls")),
+    path("", include("groups.web_urls")),
 ]
 
 handler400 = "farkle_site.views.bad_request"

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from challenges.services import challenge_create
 from daily.services.players import player_create
+from groups.services import group_create
 
 # Recorded before any page script runs: every violation the browser reports, with its directive.
 WATCH = """
@@ -17,19 +18,20 @@ document.addEventListener("securitypolicyviolation", (event) => {
 });
 """
 PAGES = ["/", "/leaderboard", "/daily/2026-11-28", "/me", "/rules", "/verify", "/c/"]
-PAGES += ["/challenges/new", "/no-such-page", "/api/docs/"]
+PAGES += ["/challenges/new", "/no-such-page", "/api/docs/", "/g/"]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_no_page_violates_the_content_security_policy(contexts):
     now = timezone.now()
     code = challenge_create(creator=player_create(now=now), title="Friday", now=now).puzzle.code
+    group = group_create(creator=player_create(now=now), name="Friday crew", now=now).code
     context = contexts.new()
     context.add_init_script(WATCH)
     page = contexts.watch(context.new_page())
     console: list[str] = []
     page.on("console", lambda message: console.append(message.text))
-    for path in [*PAGES, f"/c/{code}"]:
+    for path in [*PAGES, f"/c/{code}", f"/g/{group}"]:
         response = page.goto(path, wait_until="networkidle")
         assert response.headers["content-security-policy"].startswith("default-src 'self'"), path
         violations = page.evaluate("window.__cspViolations")

@@ -21,7 +21,7 @@ from challenges.services import challenge_create
 from daily.services.players import player_create
 from farkle import Keep, Roll
 
-from .driver import Player, api_play, daily_game, today
+from .driver import Player, api_play, csrf, daily_game, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,6 +42,8 @@ PAGES = [
     "challenges",
     "challenge-new",
     "challenge",
+    "groups",
+    "group",
     "not-found",
 ]
 
@@ -67,12 +69,21 @@ def _visit(page: Page, name: str) -> None:
         "verify": "/verify",
         "challenges": "/c/",
         "challenge-new": "/challenges/new",
+        "groups": "/g/",
         "not-found": "/no-such-page",
     }
     if name in paths:
         page.goto(paths[name])
     elif name == "challenge":
         page.goto(f"/c/{_challenge_code()}")
+    elif name == "group":
+        # A member's page, today's game finished: the table shows scores, the season its rows.
+        page.goto("/g/")
+        made = page.context.request.post(
+            "/api/groups", data={"name": "Layout crew"}, headers={"X-CSRFToken": csrf(page.context)}
+        )
+        api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
+        page.goto(f"/g/{made.json()['code']}")
     else:
         page.goto("/")
         api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
@@ -153,7 +164,9 @@ def _tab_through(page: Page) -> tuple[int, list[str]]:
     return len(seen), failures
 
 
-@pytest.mark.parametrize("name", ["today", "today-finished", "leaderboard", "me", "challenges"])
+@pytest.mark.parametrize(
+    "name", ["today", "today-finished", "leaderboard", "me", "challenges", "groups", "group"]
+)
 def test_focus_rings_stand_out_on_every_background(contexts, name):
     # Issue 9, item 12: the ring was 1.65:1 against the page and invisible on gold buttons.
     page = contexts.page(**DESKTOP)

@@ -295,6 +295,16 @@
     node.appendChild(row);
     node.appendChild(F.el("span", { class: "small muted", "data-role": "share-status", role: "status" }));
     node.appendChild(fallback);
+    // The results panel (static/js/results.js, on today's page only): streaks, my dailies, the
+    // countdown, my groups, and the system share sheet in front of the clipboard.
+    if (window.FarkleResults) {
+      window.FarkleResults.render(node, {
+        attempt: { official: end.official, score: end.score },
+        kind: end.share.challenge ? "challenge" : "daily",
+        text: shareText(end.share),
+        shareButton: row.querySelector('[data-action="share"]'),
+      });
+    }
   };
 
   window.FarklePlay = window.FarklePlay || {};

@@ -1,0 +1,29 @@
+"""Short codes in Crockford base-32, read forgivingly: shared by challenge and group codes."""
+
+from __future__ import annotations
+
+import secrets
+
+# Crockford's base-32: digits and letters without I, L, O and U.
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# Read forgivingly, as Crockford intends: O is a zero, I and L are ones.
+_READ_AS = str.maketrans({"O": "0", "I": "1", "L": "1"})
+_IGNORED = str.maketrans("", "", " -\t")
+
+
+class InvalidCode(ValueError):
+    """Text that cannot be a code of the expected length."""
+
+
+def crockford_generate(length: int) -> str:
+    """A random code (never sequential, so codes cannot be walked)."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(length))
+
+
+def crockford_read(text: str, *, length: int, example: str) -> str:
+    """The canonical code of what a player typed: any case, spaces and dashes, O for 0, I or L
+    for 1; ``InvalidCode`` (its message citing ``example``) unless ``length`` characters remain."""
+    code = text.upper().translate(_IGNORED).translate(_READ_AS)
+    if len(code) != length or any(c not in ALPHABET for c in code):
+        raise InvalidCode(f"A code is {length} characters of 0-9 and A-Z (no U), like {example}.")
+    return code

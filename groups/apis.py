@@ -1,0 +1,397 @@
+"""Groups of friends: create, look up, join, leave, remove, rename, close; the day's table and
+the season (members only: anyone else gets 403 ``not_a_member``)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from daily.apis.days import parse_day
+from daily.apis.payloads import iso
+from daily.models import Player
+from daily.rules.calendar import day_of
+from daily.web.session import session_player, session_player_or_create
+from farkle_site.domain import Invalid
+from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
+from farkle_site.fields import StrictCharField
+from farkle_site.openapi import ErrorSerializer
+from groups import selectors, services
+from groups.codes import code_display
+from groups.models import Group
+
+# Code lookups share the challenges' per-address budget: a client guessing codes of either kind
+# meets 429 long before a hit (docs/play.md).
+LOOKUP_SCOPE = "challenge_lookup"
+_MONTH = re.compile(r"\d{4}-\d{2}")
+
+
+def group_data(request: Request, group: Group, player: Player | None) -> dict[str, Any]:
+    """What anyone holding the code may see: enough to decide to join, never members' scores."""
+    return {
+        "code": group.code,
+        "display_code": code_display(group.code),
+        "url": request.build_absolute_uri(group.get_absolute_url()),
+        "name": group.name,
+        "created_at": iso(group.created_at),
+        "members": selectors.member_count(group=group),
+        "member": selectors.is_member(group=group, player=player),
+        "creator": player is not None and group.creator_id == player.pk,
+    }
+
+
+class GroupSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    display_code = serializers.CharField(help_text="Grouped for reading: G7K-4M2Q.")
+    url = serializers.URLField(help_text="The invite link.")
+    name = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    members = serializers.IntegerField(help_text="How many players the group holds.")
+    member = serializers.BooleanField(help_text="I am a member.")
+    creator = serializers.BooleanField(help_text="I created it (so I rename, remove, close).")
+
+
+class StandingSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    display_code = serializers.CharField()
+    url = serializers.URLField()
+    name = serializers.CharField()
+    members = serializers.IntegerField()
+    finished = serializers.IntegerField(help_text="Members who finished today's official game.")
+    my_rank = serializers.IntegerField(
+        allow_null=True, help_text="My rank in the group today, once my own game is finished."
+    )
+    my_score = serializers.IntegerField(allow_null=True)
+    leader = serializers.CharField(allow_null=True, help_text="Today's best, once I finished.")
+    leader_score = serializers.IntegerField(allow_null=True)
+
+
+class NameSerializer(serializers.Serializer):
+    name = StrictCharField(max_length=200, trim_whitespace=False)
+
+
+def _body(request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise Invalid("invalid", "The body is a JSON object.")
+    serializer = NameSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _member_group(request: Request, code: str) -> tuple[Group, Player]:
+    group = selectors.group_get(code=code)
+    player = session_player(request)
+    selectors.member_require(group=group, player=player)
+    return group, player
+
+
+_MEMBERS_ONLY = {403: ErrorSerializer}
+
+
+class GroupsApi(APIView):
+    throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle]
+    throttle_scope = "challenge_create"
+    address_throttle_scope = "challenge_create_address"
+
+    def get_throttles(self):
+        # Only creating is limited: reading my groups is what every end screen does.
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(
+        responses=StandingSerializer(many=True),
+        summary="My groups, newest joined first, with today's standing in each",
+    )
+    def get(self, request: Request) -> Response:
+        player = session_player(request)
+        if player is None:
+            return Response([])
+        today = day_of(timezone.now())
+        return Response(
+            [
+                {
+                    "code": s.group.code,
+                    "display_code": code_display(s.group.code),
+                    "url": request.build_absolute_uri(s.group.get_absolute_url()),
+                    "name": s.group.name,
+                    "members": s.members,
+                    "finished": s.finished,
+                    "my_rank": s.my_rank,
+                    "my_score": s.my_score,
+                    "leader": s.leader,
+                    "leader_score": s.leader_score,
+                }
+                for s in selectors.groups_of_player(player=player, day=today)
+            ]
+        )
+
+    @extend_schema(
+        request=NameSerializer,
+        responses={201: GroupSerializer},
+        summary="Create a group (its name obeys the rules of display names); I am its first member",
+    )
+    def post(self, request: Request) -> Response:
+        name = _body(request)["name"]
+        now = timezone.now()
+        player = session_player_or_create(request._request, now=now)
+        group = services.group_create(creator=player, name=name, now=now)
+        return Response(group_data(request, group, player), status=status.HTTP_201_CREATED)
+
+
+class GroupApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = LOOKUP_SCOPE
+
+    @extend_schema(
+        responses=GroupSerializer,
+        summary="Look a group up by its code: its name and size (members and scores need joining)",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        group = selectors.group_get(code=code)
+        return Response(group_data(request, group, session_player(request)))
+
+    @extend_schema(
+        request=NameSerializer,
+        responses={200: GroupSerializer},
+        summary="Rename the group (its creator only: 403 `forbidden`)",
+    )
+    def patch(self, request: Request, code: str) -> Response:
+        name = _body(request)["name"]
+        group, player = _member_group(request, code)
+        group = services.group_rename(group=group, by=player, name=name)
+        return Response(group_data(request, group, player))
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **_MEMBERS_ONLY},
+        summary="Close the group for everyone (its creator only); the games themselves stay",
+    )
+    def delete(self, request: Request, code: str) -> Response:
+        group, player = _member_group(request, code)
+        services.group_close(group=group, by=player)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MemberSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    joined_at = serializers.DateTimeField()
+    creator = serializers.BooleanField()
+    me = serializers.BooleanField()
+
+
+class GroupMembersApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = LOOKUP_SCOPE
+
+    @extend_schema(
+        responses={200: MemberSerializer(many=True), **_MEMBERS_ONLY},
+        summary="The group's members, earliest joined first (members only)",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        group, player = _member_group(request, code)
+        return Response(
+            [
+                {
+                    "id": m.player_id,
+                    "name": m.player.display_name,
+                    "joined_at": iso(m.joined_at),
+                    "creator": m.player_id == group.creator_id,
+                    "me": m.player_id == player.pk,
+                }
+                for m in selectors.members_of(group=group)
+            ]
+        )
+
+    @extend_schema(
+        request=None,
+        responses={200: GroupSerializer},
+        summary="Join the group (as a guest or an account); joining twice changes nothing",
+    )
+    def post(self, request: Request, code: str) -> Response:
+        group = selectors.group_get(code=code)
+        now = timezone.now()
+        player = session_player_or_create(request._request, now=now)
+        services.group_join(group=group, player=player, now=now)
+        return Response(group_data(request, group, player))
+
+
+class GroupLeaveApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={204: None, **_MEMBERS_ONLY},
+        summary="Leave the group (its creator closes it instead: 403 `forbidden`)",
+    )
+    def delete(self, request: Request, code: str) -> Response:
+        group, player = _member_group(request, code)
+        services.group_leave(group=group, player=player)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class GroupMemberApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={204: None, **_MEMBERS_ONLY},
+        summary="Remove a member (the group's creator only: 403 `forbidden`)",
+    )
+    def delete(self, request: Request, code: str, player_id: int) -> Response:
+        group, player = _member_group(request, code)
+        services.member_remove(group=group, by=player, player_id=player_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RowSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    # Text rather than a choice: an enum named "state" would collide with the attempts' own.
+    state = serializers.CharField(help_text="`finished`, `playing` or `not_started`.")
+    score = serializers.IntegerField(allow_null=True, help_text="Once the scores are revealed.")
+    rank = serializers.IntegerField(allow_null=True, help_text="Ties share a rank (1, 2, 2, 4).")
+    finished_at = serializers.DateTimeField(allow_null=True)
+    me = serializers.BooleanField()
+
+
+class DayTableSerializer(serializers.Serializer):
+    day = serializers.DateField()
+    revealed = serializers.BooleanField(
+        help_text="Scores are shown once my own official game of the day is finished, or the "
+        "day has ended."
+    )
+    finished = serializers.IntegerField()
+    members = serializers.IntegerField()
+    rows = RowSerializer(many=True)
+
+
+def day_table_data(table: selectors.DayTable) -> dict[str, Any]:
+    """A day's table as the API shows it.
+
+    The optimal player's score of the day joins here as its own field once the issue "after the
+    game" (12) gives the day one, under the same rule as the members' scores: only once revealed.
+    """
+    return {
+        "day": table.day.isoformat(),
+        "revealed": table.revealed,
+        "finished": table.finished,
+        "members": table.members,
+        "rows": [
+            {
+                "id": r.player_id,
+                "name": r.name,
+                "state": r.state,
+                "score": r.score,
+                "rank": r.rank,
+                "finished_at": iso(r.finished_at),
+                "me": r.mine,
+            }
+            for r in table.rows
+        ],
+    }
+
+
+class DayQuerySerializer(serializers.Serializer):
+    day = serializers.CharField(required=False, help_text="YYYY-MM-DD; today by default.")
+
+
+class GroupTableApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = LOOKUP_SCOPE
+
+    @extend_schema(
+        parameters=[DayQuerySerializer],
+        responses={200: DayTableSerializer, **_MEMBERS_ONLY},
+        summary="A day's table of the group: who played, and scores and ranks once revealed",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        query = DayQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        now = timezone.now()
+        typed = query.validated_data.get("day")
+        day = parse_day(typed) if typed is not None else day_of(now)
+        group, player = _member_group(request, code)
+        table = selectors.day_table(group=group, day=day, viewer=player, now=now)
+        return Response(day_table_data(table))
+
+
+class SeasonRowSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    days = serializers.IntegerField(help_text="Official dailies finished.")
+    wins = serializers.IntegerField(help_text="Days with the group's best score (ties share).")
+    average = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField()
+    streak = serializers.IntegerField(help_text="The current run of consecutive days played.")
+    me = serializers.BooleanField()
+
+
+class SeasonSerializer(serializers.Serializer):
+    month = serializers.CharField(help_text="YYYY-MM")
+    months = serializers.ListField(
+        child=serializers.CharField(), help_text="Months with a game of a member, newest first."
+    )
+    month_table = SeasonRowSerializer(many=True)
+    all_time = SeasonRowSerializer(many=True)
+
+
+def _season_rows(rows: list[selectors.SeasonRow]) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": r.player_id,
+            "name": r.name,
+            "days": r.days,
+            "wins": r.wins,
+            "average": r.average,
+            "total": r.total,
+            "streak": r.streak,
+            "me": r.mine,
+        }
+        for r in rows
+    ]
+
+
+def parse_month(text: str) -> str:
+    """A month of the form YYYY-MM."""
+    try:
+        if _MONTH.fullmatch(text):
+            datetime.date.fromisoformat(text + "-01")
+            return text
+    except ValueError:
+        pass
+    raise Invalid("invalid_date", f"{text[:20]!r} is not a month (YYYY-MM).")
+
+
+class MonthQuerySerializer(serializers.Serializer):
+    month = serializers.CharField(required=False, help_text="YYYY-MM; this month by default.")
+
+
+class GroupSeasonApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = LOOKUP_SCOPE
+
+    @extend_schema(
+        parameters=[MonthQuerySerializer],
+        responses={200: SeasonSerializer, **_MEMBERS_ONLY},
+        summary="The group's season: a month's table and all time, from official dailies only",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        query = MonthQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        typed = query.validated_data.get("month")
+        month = parse_month(typed) if typed is not None else None
+        group, player = _member_group(request, code)
+        result = selectors.season(
+            group=group, viewer=player, today=day_of(timezone.now()), month=month
+        )
+        return Response(
+            {
+                "month": result.month,
+                "months": result.months,
+                "month_table": _season_rows(result.month_rows),
+                "all_time": _season_rows(result.all_time),
+            }
+        )

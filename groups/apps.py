@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GroupsConfig(AppConfig):
+    name = "groups"
+    verbose_name = "Groups of friends"

@@ -1,0 +1,91 @@
+"""The site's pages for groups: my groups and joining by code (/g/), and a group (/g/<code>)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_safe
+
+from daily.rules.calendar import day_of
+from daily.web.session import session_player
+from farkle_site.domain import DomainError
+from farkle_site.drf import ScopedAddressThrottle
+from groups import selectors, services
+from groups.apis import LOOKUP_SCOPE
+from groups.codes import InvalidCode, code_display, code_normalise
+
+
+class _LookupScope:
+    """Page lookups count against the same per-address limit as the API's (docs/play.md)."""
+
+    throttle_scope = LOOKUP_SCOPE
+
+
+@require_safe
+@ensure_csrf_cookie
+def enter(request: HttpRequest) -> HttpResponse:
+    """My groups; join one by its code (any case, dashes and spaces, O for 0, I or L for 1);
+    create one."""
+    typed = request.GET.get("code")
+    error = None
+    if typed is not None:
+        try:
+            return redirect("group", code=code_normalise(typed[:40]))
+        except InvalidCode:
+            error = _("A group code is 7 characters of 0-9 and A-Z, like G7K-4M2Q.")
+    return render(
+        request,
+        "groups/enter.html",
+        {
+            "typed": (typed or "")[:40],
+            "error": error,
+            "groups_max": services.GROUPS_PER_PLAYER,
+            "members_max": services.MEMBERS_PER_GROUP,
+        },
+        status=400 if error else 200,
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def group(request: HttpRequest, code: str) -> HttpResponse:
+    """A group: to its members, today's table and the season; to anyone else, its name and a
+    Join button (the link is the invitation)."""
+    if not ScopedAddressThrottle().allow_request(request, _LookupScope):
+        return render(
+            request,
+            "error.html",
+            {
+                "title": _("Slow down"),
+                "message": _("Too many codes looked up from here. Wait a minute and retry."),
+            },
+            status=429,
+        )
+    try:
+        found = selectors.group_get(code=code)
+    except DomainError as error:
+        message = (
+            _("“%(code)s” is not a group code: a group code is 7 characters like G7K-4M2Q.")
+            if error.code == "invalid_code"
+            else _("No group has the code %(code)s. Check it with whoever sent it.")
+        )
+        return render(request, "404.html", {"message": message % {"code": code[:40]}}, status=404)
+    if code != found.code:
+        return redirect("group", code=found.code)
+    player = session_player(request)
+    return render(
+        request,
+        "groups/group.html",
+        {
+            "group": found,
+            "display_code": code_display(found.code),
+            "member": selectors.is_member(group=found, player=player),
+            "creator": player is not None and found.creator_id == player.pk,
+            "members": selectors.member_count(group=found),
+            "share_url": request.build_absolute_uri(found.get_absolute_url()),
+            "today": day_of(timezone.now()),
+        },
+    )

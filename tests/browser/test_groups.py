@@ -1,0 +1,158 @@
+"""Two friends in one group through its link, both playing today's daily; the results panel;
+French, a 360 px phone, the keyboard (issue 13 item 7)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import SCREENSHOTS
+from .driver import api_play, today
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+TODAY_ATTEMPTS = f"/api/daily/{today().isoformat()}/attempts"
+
+
+def create_group(page: Page, name: str) -> str:
+    """Create a group on /g/ with the form, as a player would; its code from the page it opens."""
+    page.goto("/g/")
+    page.locator("#group-name").fill(name)
+    page.get_by_role("button", name="Create the group").click()
+    page.wait_for_url(re.compile(r".*/g/[0-9A-Z]{7}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def score_cells(page: Page) -> list[str]:
+    cells = page.locator("[data-role=today-table] [data-role=cell-score]")
+    expect(cells.first).to_be_visible()
+    return cells.all_inner_texts()
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_two_friends_meet_through_the_link_and_see_each_other_after_finishing(contexts):
+    ann = contexts.page(**DESKTOP)
+    code = create_group(ann, "Lunch crew")
+    link = ann.locator("#invite-link").input_value()
+    assert link.endswith(f"/g/{code}")
+
+    # Bob, on a French phone, opens the link: a stranger sees a Join button, never the members.
+    bob = contexts.page(locale="fr-FR", **PHONE)
+    bob.goto(link)
+    assert bob.evaluate("document.documentElement.lang") == "fr"
+    expect(bob.locator("[data-role=today-table]")).to_have_count(0)
+    no_sideways_scroll(bob)
+    # Keyboard: the Join button is reached by Tab and pressed with Enter.
+    join = bob.locator("[data-action=join]")
+    for _ in range(40):
+        bob.keyboard.press("Tab")
+        if join.evaluate("node => node === document.activeElement"):
+            break
+    expect(join).to_be_focused()
+    bob.keyboard.press("Enter")
+    expect(bob.locator("[data-role=today-table]")).to_be_visible()
+    no_sideways_scroll(bob)
+
+    # Ann plays and finishes; Bob has not played: he sees that she finished, not her score.
+    ann_game = api_play(ann.context, TODAY_ATTEMPTS)
+    bob.reload()
+    rows = bob.locator("[data-role=today-table] tbody tr")
+    expect(rows).to_have_count(2)
+    assert str(ann_game["score"]) not in "".join(score_cells(bob)).replace("\u202f", "").replace(
+        "\u00a0", ""
+    )
+    ann.reload()
+    ann_cells = score_cells(ann)
+    assert ann_cells[0].replace(",", "") == str(ann_game["score"])
+    assert ann_cells[1] == "not yet"
+
+    # Bob plays and finishes: now both see both scores, best first.
+    bob_game = api_play(bob.context, TODAY_ATTEMPTS)
+    bob.reload()
+    best_first = sorted([ann_game["score"], bob_game["score"]], reverse=True)
+    shown = [c.replace("\u202f", "").replace("\u00a0", "") for c in score_cells(bob)]
+    assert shown == [str(s) for s in best_first]
+    no_sideways_scroll(bob)
+    ann.reload()
+    assert [c.replace(",", "") for c in score_cells(ann)] == [str(s) for s in best_first]
+
+    # The end screen of the daily shows the group's standing and links to it.
+    ann.goto("/")
+    standings = ann.locator("[data-role=group-standings]")
+    expect(standings).to_contain_text("Lunch crew")
+    ann_rank = 1 if ann_game["score"] >= bob_game["score"] else 2
+    expect(standings).to_contain_text(f"rank {ann_rank} of 2 played")
+    expect(ann.locator("[data-role=see-groups]")).to_have_attribute("href", "/g/")
+
+
+def test_the_results_panel_streaks_distribution_countdown_and_native_share(contexts, site):
+    context = contexts.new(**PHONE)
+    # A phone's share sheet: recorded instead of opened.
+    context.add_init_script(
+        "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };"
+    )
+    page = contexts.watch(context.new_page())
+    page.goto("/")
+    attempt = api_play(context, TODAY_ATTEMPTS)
+    page.reload()
+    panel = page.locator("[data-role=results]")
+    expect(panel.locator("[data-role=current-streak]")).to_have_text("1")
+    expect(panel.locator("[data-role=best-streak]")).to_have_text("1")
+    expect(panel.locator("[data-role=my-distribution] rect.bar.mine")).to_have_count(1)
+    expect(panel.locator("[data-role=next-daily]")).to_have_text(re.compile(r"\d\d:\d\d:\d\d"))
+    expect(panel.locator("[data-role=group-standings] a[href='/g/']")).to_be_visible()
+    no_sideways_scroll(page)
+    # The ten squares fit one line at 360 px.
+    strip = page.locator("[data-play] .turn-strip")
+    assert strip.evaluate("node => node.scrollWidth <= node.clientWidth + 1")
+    assert strip.evaluate("node => node.getClientRects().length") == 1
+    line = strip.evaluate("node => parseFloat(getComputedStyle(node).lineHeight) || 0")
+    assert strip.bounding_box()["height"] < 2 * max(line, 20)
+
+    page.locator("[data-action=share]").click()
+    page.wait_for_function("window.__shared !== undefined")
+    shared = page.evaluate("window.__shared.text")
+    assert shared.startswith(f"Farkle Daily {today().isoformat()}: ")
+    assert f"{site}/daily/{today().isoformat()}" in shared
+    # The system sheet took it: the clipboard's fallback box stays hidden.
+    expect(page.locator("[data-role=share-fallback]")).to_be_hidden()
+    assert attempt["state"] == "finished"
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    # As tests/browser/test_screenshots.py: docs/screenshots/ only under `make screenshots`.
+    if os.environ.get("FARKLE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path
+
+
+def test_screenshots_of_a_group_and_the_results_panel(contexts, folder):
+    ann = contexts.page(**DESKTOP)
+    code = create_group(ann, "Lunch crew")
+    bob = contexts.page(**DESKTOP)
+    bob.goto(f"/g/{code}")
+    bob.locator("[data-action=join]").click()
+    expect(bob.locator("[data-role=today-table]")).to_be_visible()
+    api_play(ann.context, TODAY_ATTEMPTS)
+    api_play(bob.context, TODAY_ATTEMPTS)
+    for name, options in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = ann if name == "desktop" else contexts.watch(ann.context.new_page())
+        page.set_viewport_size(options["viewport"])
+        page.goto(f"/g/{code}")
+        expect(page.locator("[data-role=all-table] tbody tr")).to_have_count(2)
+        page.screenshot(path=folder / f"group-{name}.png", full_page=True)
+        page.goto("/")
+        expect(page.locator("[data-role=group-standings] li")).to_have_count(1)
+        page.locator("[data-role=results]").scroll_into_view_if_needed()
+        page.screenshot(path=folder / f"results-{name}.png", full_page=True)
