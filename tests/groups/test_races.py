@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from daily.models import Player
-from farkle_site.errors import ApiError
+from farkle_site.domain import DomainError
 from groups import services
 from groups.models import Group, Membership
 from tests.helpers import race
@@ -31,7 +31,7 @@ def test_four_players_racing_for_the_last_place_leave_the_group_at_200(clock):
         try:
             services.group_join(group=group, player=queue.pop(), now=NOON)
             return "joined"
-        except ApiError as error:
+        except DomainError as error:
             return error.code
 
     assert sorted(race(4, join)) == ["group_full", "group_full", "group_full", "joined"]
@@ -57,7 +57,7 @@ def test_one_player_racing_into_two_groups_stays_at_20(clock):
         try:
             services.group_join(group=queue.pop(), player=me, now=NOON)
             return "joined"
-        except ApiError as error:
+        except DomainError as error:
             return error.code
 
     assert sorted(race(2, join)) == ["joined", "too_many_groups"]
