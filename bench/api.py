@@ -39,13 +39,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psycopg
-from databases import on_database, recreate_database, server_url
+from databases import bench_database, on_database, recreate_database, server_url
 
 ROOT = Path(__file__).resolve().parents[1]
-# Never the site's own database: the benchmark drops what it creates, and only this name.
-BENCH_DATABASE = "farkle_bench_api"
+# Never the site's own database: the benchmark drops what it creates, and only this name
+# (the site's with this suffix: farkle_bench_api by default).
+BENCH_SUFFIX = "bench_api"
 HOST = "127.0.0.1"
 # A request slower than this is an error, not a sample: the bench always ends.
 TIMEOUT = 30.0
@@ -553,8 +555,9 @@ def main() -> None:
     parser.add_argument("--rush-clients", type=int, default=100, help="at once")
     args = parser.parse_args()
     server = server_url()
-    database = on_database(server, BENCH_DATABASE)
-    recreate_database(server, BENCH_DATABASE)
+    name = bench_database(server, BENCH_SUFFIX)
+    database = on_database(server, name)
+    recreate_database(server, name)
     try:
         env = site_environment(database)
         subprocess.run(
@@ -571,7 +574,7 @@ def main() -> None:
             finally:
                 site.stop()
     finally:
-        recreate_database(server, BENCH_DATABASE, drop_only=True)
+        recreate_database(server, name, drop_only=True)
 
 
 def run(site: Server, database: str, args: argparse.Namespace) -> None:
@@ -579,7 +582,7 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
     cpu = Cpu(site, database)
     print(
         f"gunicorn farkle_site.wsgi: {args.workers} sync workers on {CORES} cores, DEBUG=0, "
-        f"Postgres database {BENCH_DATABASE}; the client: this process, threads on http.client "
+        f"Postgres database {urlsplit(database).path[1:]}; the client: this process, threads on http.client "
         f"(a new connection per request: sync workers close each one); {args.rounds} rounds of "
         f"{args.seconds:g} s: {args.clients} healthz clients, then {args.players} players "
         "playing without pause",
