@@ -582,7 +582,8 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
     cpu = Cpu(site, database)
     print(
         f"gunicorn farkle_site.wsgi: {args.workers} sync workers on {CORES} cores, DEBUG=0, "
-        f"Postgres database {urlsplit(database).path[1:]}; the client: this process, threads on http.client "
+        f"Postgres database {urlsplit(database).path[1:]}; the client: this process, threads on "
+        "http.client "
         f"(a new connection per request: sync workers close each one); {args.rounds} rounds of "
         f"{args.seconds:g} s: {args.clients} healthz clients, then {args.players} players "
         "playing without pause",
