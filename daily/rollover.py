@@ -2,7 +2,9 @@
 
 Every function here is idempotent and keeps its state in Postgres: a close claims its puzzle
 under a row lock and marks it closed in the same transaction, so a second run, late or at the
-same time (two beats by mistake, a retried task), finds nothing left to do and says so.
+same time (two beats by mistake, a retried task), finds nothing left to do and says so. Each
+attempt's rank is stored after that transaction, in batches; a reconcile finishes what a stopped
+close left of them.
 """
 
 from __future__ import annotations
