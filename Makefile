@@ -48,12 +48,14 @@ test: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-# The leaderboard bench loads a million attempts into its own database on the DATABASE_URL server.
+# The leaderboard and scale benches load millions of attempts into databases of their own on the
+# DATABASE_URL server (named after its database, dropped at the end); docs/performance.md.
 bench: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)
 bench: venv
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/leaderboard.py
 	$(BIN)/python bench/api.py
+	$(BIN)/python bench/scale.py
 
 # Solve every scoring table again and store the values in farkle/data/ (commit them): needed
 # after any change of the rules or of the solver, which the tests then check.

@@ -29,3 +29,10 @@ def recreate_database(server: str, name: str, *, drop_only: bool = False) -> Non
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         if not drop_only:
             admin.execute(f"CREATE DATABASE {name}")
+
+
+def bench_database(server: str, suffix: str) -> str:
+    """A benchmark's own database, named after the site's (``farkle`` gives ``farkle_bench``), so
+    that benchmarks run against two site databases on one server never drop each other's."""
+    site = urlsplit(server).path.lstrip("/") or "farkle"
+    return f"{site}_{suffix}"

@@ -1,4 +1,4 @@
-"""Celery tasks of the rollover: thin wrappers around the idempotent ``daily.rollover``."""
+"""Celery tasks of the rollover: thin wrappers around the idempotent ``daily.services.rollover``."""
 
 from __future__ import annotations
 

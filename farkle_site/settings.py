@@ -234,7 +234,8 @@ LOGIN_BACKOFF_MAX = env_int("LOGIN_BACKOFF_MAX", default=15 * 60)
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        # Django's Redis cache with its clients reused, not built per command (farkle_site/cache.py)
+        {"BACKEND": "farkle_site.cache.RedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

@@ -134,6 +134,32 @@ def test_leaderboard_percentile_of_the_only_player_is_null(puzzle):
     )
 
 
+def test_a_standing_is_one_statement_and_agrees_with_counting_every_attempt(
+    puzzle, django_assert_num_queries
+):
+    # Ranks and percentiles counted by hand from the scores (issue 15 item 3: one round trip).
+    scores = [50, 300, 300, 0, 1250, 300, 900, 50, 4000, 650, 650, 300]
+    attempts = [finish(puzzle, f"P{i:02}", s, at(9, i)) for i, s in enumerate(scores)]
+    for attempt, score in zip(attempts, scores, strict=True):
+        higher = sum(s > score for s in scores)
+        lower = sum(s < score for s in scores)
+        with django_assert_num_queries(1):
+            standing = player_standing(puzzle=puzzle, player=attempt.player)
+        assert (standing.rank, standing.percentile, standing.score, standing.attempt) == (
+            1 + higher,
+            int(1000 * lower / (len(scores) - 1)) / 10,
+            score,
+            attempt.pk,
+        )
+
+
+def test_a_held_game_has_no_standing(puzzle):
+    attempt = finish(puzzle, "Ann", 650, at(9))
+    Attempt.objects.filter(pk=attempt.pk).update(held=True)
+
+    assert player_standing(puzzle=puzzle, player=attempt.player) is None
+
+
 def test_leaderboard_caller_off_the_page_still_gets_their_rank(puzzle):
     finish(puzzle, "Ann", 900, at(9))
     finish(puzzle, "Bob", 800, at(9))

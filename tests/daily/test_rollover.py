@@ -8,7 +8,7 @@ from django.test import Client
 
 import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
-from daily.services.rollover import puzzle_close, reconcile
+from daily.services.rollover import puzzle_close, ranks_pending, ranks_store, reconcile
 from tests.helpers import race
 
 from .helpers import act, play_greedy, post, start_daily
@@ -100,6 +100,53 @@ def test_close_freezes_ranks_percentiles_and_statistics(clock):
         900,
         {"start": 500, "end": 1000, "count": 3},
     )
+
+
+SCORES = [900, 500, 500, 100, 2500, 50, 500, 1250, 0, 100]
+
+
+def by_hand(scores: list[int]) -> list[tuple[int, int, float]]:
+    """Each score's rank and percentile counted from the list (docs/play.md: 1 + those strictly
+    higher; the share of the others strictly lower, rounded down to a tenth)."""
+    return sorted(
+        (
+            s,
+            1 + sum(o > s for o in scores),
+            int(1000 * sum(o < s for o in scores) / (len(scores) - 1)) / 10,
+        )
+        for s in scores
+    )
+
+
+def stored() -> list[tuple[int, int | None, float | None]]:
+    return sorted(Attempt.objects.filter(official=True).values_list("score", "rank", "percentile"))
+
+
+def test_ranks_stored_in_batches_of_one_row_match_counting_by_hand(clock):
+    puzzle = Puzzle.objects.get(pk=_day_with_scores(SCORES))
+    puzzle_close(puzzle_id=puzzle.pk, now=at(0, 1, 30, day=30))
+    assert stored() == by_hand(SCORES)
+    Attempt.objects.update(rank=None, percentile=None)
+
+    # Issue 15 item 4: a batch per distinct score (the three 500s together), best first.
+    assert ranks_store(puzzle=puzzle, batch=1) == len(SCORES)
+    assert stored() == by_hand(SCORES)
+    # Every rank is right already: nothing is written again.
+    assert ranks_store(puzzle=puzzle, batch=1) == 0
+
+
+def test_a_close_stopped_before_its_last_ranks_is_finished_by_the_next_reconcile(clock):
+    puzzle = Puzzle.objects.get(pk=_day_with_scores(SCORES))
+    reconcile(now=at(0, 2, day=30))
+    puzzle.refresh_from_db()
+    assert not ranks_pending(puzzle=puzzle)
+    # What a worker lost midway leaves: ranks are stored best first, so the lowest lack theirs.
+    Attempt.objects.filter(score__lt=500).update(rank=None, percentile=None)
+    assert ranks_pending(puzzle=puzzle)
+
+    report = reconcile(now=at(0, 7, day=30))
+
+    assert (report.closed, stored(), ranks_pending(puzzle=puzzle)) == ([], by_hand(SCORES), False)
 
 
 def _day_with_scores(scores: list[int]) -> int:
