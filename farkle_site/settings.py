@@ -99,9 +99,9 @@ DATABASES = {
     ),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Persistent connections rather than psycopg's pool: gunicorn's sync workers serve one request
-    # at a time, so one kept connection per worker process is all a pool would give, without a
-    # pool per process holding several connections and a background thread. Health checks cost
+    # Persistent connections rather than psycopg's pool: Django keeps one per thread, so each
+    # gthread worker holds at most WEB_THREADS connections (24 on a host with the defaults); a
+    # pool would add a background thread per process for no fewer connections. Health checks cost
     # one round trip per request and spare the first request after a Postgres restart an error.
     DATABASES["default"]["CONN_MAX_AGE"] = 600
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
