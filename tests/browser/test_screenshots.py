@@ -104,7 +104,8 @@ def test_screenshots_of_the_main_pages(contexts, folder):
     in_french.play(greedy(), until=lambda game: game.turn == 2 and game.state == "awaiting_keep")
     french.screenshot(path=folder / "today-fr.png")
 
-    assert sorted(p.name for p in folder.glob("*.png")) == [
+    # Other tests (the groups') add pictures of their own to docs/screenshots.
+    assert {p.name for p in folder.glob("*.png")} >= {
         "challenge-new.png",
         "challenge.png",
         "leaderboard.png",
@@ -115,4 +116,4 @@ def test_screenshots_of_the_main_pages(contexts, folder):
         "today-fr.png",
         "today-playing.png",
         "verify.png",
-    ]
+    }
