@@ -41,9 +41,11 @@
   function clockShow() {
     var box = root.querySelector('[data-role="clock"]');
     var attempt = model.attempt;
-    var seconds = attempt && attempt.options ? attempt.options.turn_seconds : null;
-    box.hidden = !seconds || attempt.state === "finished";
-    var deadline = !box.hidden && attempt.turn_deadline ? Date.parse(attempt.turn_deadline) : null;
+    // Shown from the puzzle's options before the first game starts, then from the attempt's.
+    var options = (attempt && attempt.options) || (model.puzzle && model.puzzle.options) || {};
+    var seconds = options.turn_seconds;
+    box.hidden = !seconds || (attempt && attempt.state === "finished");
+    var deadline = !box.hidden && attempt && attempt.turn_deadline ? Date.parse(attempt.turn_deadline) : null;
     var text = box.querySelector('[data-role="clock-text"]');
     var warning = box.querySelector('[data-role="clock-warning"]');
     if (!deadline) {
