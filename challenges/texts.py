@@ -34,32 +34,31 @@ def option_choices() -> dict[str, Any]:
     """The creation form's choices for each option, off first (the default)."""
     return {
         "entry_minimums": [
-            {"value": 0, "label": _("Off: any points may be banked")},
+            {"value": 0, "label": _("Off")},
             *(
                 {
                     "value": n,
-                    "label": _("%(points)s points to open") % {"points": _points(n)},
+                    "label": _("%(points)s points") % {"points": _points(n)},
                 }
                 for n in farkle.ENTRY_MINIMUMS
                 if n
             ),
         ],
         "farkle_penalties": [
-            {"value": 0, "label": _("Off: a Farkle only loses the turn")},
+            {"value": 0, "label": _("Off")},
             *(
                 {
                     "value": n,
-                    "label": _("Three Farkles in a row cost %(points)s points")
-                    % {"points": _points(n)},
+                    "label": _("%(points)s points") % {"points": _points(n)},
                 }
                 for n in farkle.FARKLE_PENALTIES
                 if n
             ),
         ],
         "turn_seconds": [
-            {"value": "", "label": _("Off: take your time")},
+            {"value": "", "label": _("Off")},
             *(
-                {"value": s, "label": _("%(seconds)s seconds per turn") % {"seconds": s}}
+                {"value": s, "label": _("%(seconds)s seconds") % {"seconds": s}}
                 for s in TURN_SECONDS
             ),
         ],
