@@ -15,9 +15,13 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 
 import farkle
+from challenges import services
 from challenges.models import Challenge
 from daily.models import Attempt, Puzzle
+from daily.services.attempts import attempt_act, attempt_clock, attempt_start
+from daily.services.players import player_create
 from daily.services.rollover import puzzle_close
+from farkle_site.domain import Conflict, Invalid
 from tests.helpers import assert_documented
 from tests.moments import NOON
 
@@ -258,3 +262,40 @@ def test_the_close_ends_a_running_turn_and_counts_its_time(client, clock):
     assert stored.state == "finished" and stored.finalised_at_close
     # Seed 001: the turn ended when its 30 s ran out, long before the close.
     assert stored.time_taken == 30 * SECOND and stored.turn_started_at is None
+
+
+def test_the_services_refuse_a_bad_option_and_time_a_turn_out(clock):
+    creator = player_create(now=NOON)
+    with pytest.raises(Invalid) as refused:
+        services.challenge_create(creator=creator, entry_minimum=400, now=NOON)
+    assert refused.value.code == "invalid_option"
+    assert not Puzzle.objects.exists()
+    challenge = services.challenge_create(creator=creator, turn_seconds=60, now=NOON)
+    attempt = attempt_start(player=creator, puzzle=challenge.puzzle, now=NOON)
+    started, game = NOON, attempt.game()
+    while game.state != "awaiting_keep":
+        # A first throw that Farkles ends its turn at once: the next turn's throw starts anew.
+        started += SECOND
+        attempt, game = attempt_act(
+            attempt_id=attempt.pk,
+            player_id=creator.pk,
+            step=game.step,
+            action={"action": "roll"},
+            now=started,
+        )
+    assert attempt.turn_deadline() == started + 60 * SECOND
+    # Read at 59.999 s: nothing changes; at 60 s the turn is over.
+    same, _ = attempt_clock(attempt=attempt, now=started + 60 * SECOND - MILLISECOND)
+    assert same.step == game.step
+    ended, after = attempt_clock(attempt=attempt, now=started + 60 * SECOND)
+    assert after.turns[game.turn - 1].timed_out and after.turn == game.turn + 1
+    assert ended.time_taken == 60 * SECOND and ended.turn_started_at is None
+    with pytest.raises(Conflict) as late:
+        attempt_act(
+            attempt_id=attempt.pk,
+            player_id=creator.pk,
+            step=game.step,
+            action={"action": "keep", "dice": [0], "then": "roll"},
+            now=started + 60 * SECOND,
+        )
+    assert late.value.code == "stale_step"
