@@ -299,3 +299,18 @@ def test_the_services_refuse_a_bad_option_and_time_a_turn_out(clock):
             now=started + 60 * SECOND,
         )
     assert late.value.code == "stale_step"
+
+
+def test_the_challenge_page_shows_the_options_and_shares_them(client, clock):
+    code = create(client, **RULES)["code"]
+    page = client.get(f"/c/{code}").content.decode()
+    assert "no bank below 500 points" in page
+    assert "A clock of 30 seconds per turn" in page
+    assert "ranked by total time taken" in page
+    # The share text's label (static/js/play/view.js shareText) carries the options.
+    label = f"{code[:3]}-{code[3:]} (open at 500, 3 Farkles −500, 30 s per turn)"
+    assert f'data-share-label="{label}"' in page
+    plain = create(client)["code"]
+    page = client.get(f"/c/{plain}").content.decode()
+    assert f'data-share-label="{plain[:3]}-{plain[3:]}"' in page
+    assert "No house rule and no clock" in page
