@@ -18,7 +18,7 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import code_display
 from challenges.models import Challenge
-from daily.apis.payloads import attempt_summary, iso, puzzle_fields
+from daily.apis.payloads import attempt_summary, iso, options_data, puzzle_fields
 from daily.apis.puzzles import (
     PuzzleApi,
     PuzzleAttemptsApi,
@@ -29,8 +29,10 @@ from daily.apis.schemas import (
     AttemptSerializer,
     AttemptSummarySerializer,
     ErrorSerializer,
+    LeaderboardEntrySerializer,
     LeaderboardQuerySerializer,
     LeaderboardSerializer,
+    OptionsSerializer,
     PuzzleSerializer,
     VerificationSerializer,
     VerifyQuerySerializer,
@@ -57,6 +59,7 @@ def challenge_data(
         "creator": challenge.creator.display_name,
         "created_at": iso(challenge.created_at),
         "expires_at": iso(puzzle.closes_at),
+        "options": options_data(puzzle),
     }
 
 
@@ -68,6 +71,7 @@ class ChallengeSerializer(PuzzleSerializer):
     creator = serializers.CharField()
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
+    options = OptionsSerializer(help_text="Chosen at creation, never changed; `par` follows them.")
 
 
 class ChallengeDetailSerializer(ChallengeSerializer):
@@ -78,7 +82,12 @@ class ChallengesApi(APIView):
     throttle_classes = [ScopedPlayerThrottle, ScopedAddressThrottle]
     throttle_scope = "challenge_create"
     address_throttle_scope = "challenge_create_address"
-    field_error_codes = {"table": "unknown_table"}
+    field_error_codes = {
+        "table": "unknown_table",
+        "entry_minimum": "invalid_option",
+        "farkle_penalty": "invalid_option",
+        "turn_seconds": "invalid_option",
+    }
 
     class CreateSerializer(serializers.Serializer):
         title = StrictCharField(
@@ -86,6 +95,15 @@ class ChallengesApi(APIView):
         )
         table = StrictCharField(required=False, max_length=64)
         days = StrictIntegerField(required=False, min_value=1, max_value=services.DAYS_MAX)
+        entry_minimum = StrictIntegerField(
+            required=False, help_text="0 (off), 350, 500 or 1000 (seeds 000, 004)."
+        )
+        farkle_penalty = StrictIntegerField(
+            required=False, help_text="0 (off), 500 or 1000 (seeds 000, 004)."
+        )
+        turn_seconds = StrictIntegerField(
+            required=False, allow_null=True, help_text="null (off), 30, 60 or 90 (seed 001)."
+        )
 
     @extend_schema(
         request=CreateSerializer,
@@ -104,6 +122,9 @@ class ChallengesApi(APIView):
             title=data.get("title", ""),
             table=data.get("table", farkle.DEFAULT_TABLE),
             days=data.get("days", services.DAYS_DEFAULT),
+            entry_minimum=data.get("entry_minimum", 0),
+            farkle_penalty=data.get("farkle_penalty", 0),
+            turn_seconds=data.get("turn_seconds"),
             now=now,
         )
         return Response(challenge_data(request, challenge, now), status=status.HTTP_201_CREATED)
@@ -181,11 +202,30 @@ class MyChallengesApi(APIView):
         )
 
 
+class ChallengeLeaderboardEntrySerializer(LeaderboardEntrySerializer):
+    rank = serializers.IntegerField(
+        help_text="Equal scores share a rank (1, 2, 2, 4), except on a timed challenge, where "
+        "the least total time taken ranks first (seed 001)."
+    )
+    time_taken = serializers.FloatField(
+        allow_null=True,
+        help_text="Seconds its turns took, each from its first throw to its end, on a timed "
+        "challenge; null otherwise.",
+    )
+
+
 class ChallengeLeaderboardSerializer(LeaderboardSerializer):
+    entries = ChallengeLeaderboardEntrySerializer(many=True, help_text="Empty past the last page.")
     title = serializers.CharField(allow_blank=True)
     creator = serializers.CharField()
     table = serializers.CharField()
     expires_at = serializers.DateTimeField()
+    options = OptionsSerializer()
+    tie_break = serializers.ChoiceField(
+        choices=["time_taken", "finished_at"],
+        help_text="Among equal scores: the least total time taken first on a timed challenge "
+        "(seed 001), otherwise the earliest finish.",
+    )
 
 
 class ChallengeLeaderboardApi(ChallengeApiBase, PuzzleLeaderboardApi):
@@ -206,6 +246,8 @@ class ChallengeLeaderboardApi(ChallengeApiBase, PuzzleLeaderboardApi):
             "creator": self.challenge.creator.display_name,
             "table": puzzle.table,
             "expires_at": iso(puzzle.closes_at),
+            "options": options_data(puzzle),
+            "tie_break": "finished_at" if puzzle.turn_seconds is None else "time_taken",
         }
 
     def get_serializer_class(self) -> type:

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 import farkle
 from challenges.codes import code_generate
 from challenges.models import Challenge
-from daily.models import Player, Puzzle
+from daily.models import TURN_SECONDS, Player, Puzzle
 from daily.rules.names import text_clean
 from farkle_site.domain import Invalid
 
@@ -19,15 +19,48 @@ DAYS_DEFAULT = 7
 DAYS_MAX = 30
 
 
+def _choices(values: tuple) -> str:
+    return ", ".join("off" if v in (0, None) else str(v) for v in values)
+
+
+def options_check(*, entry_minimum: int, farkle_penalty: int, turn_seconds: int | None) -> None:
+    """Refuse (``invalid_option``) an option outside the seeds' values."""
+    if entry_minimum not in farkle.ENTRY_MINIMUMS:
+        raise Invalid(
+            "invalid_option",
+            f"entry_minimum is one of {_choices(farkle.ENTRY_MINIMUMS)} (0: off).",
+            field="entry_minimum",
+        )
+    if farkle_penalty not in farkle.FARKLE_PENALTIES:
+        raise Invalid(
+            "invalid_option",
+            f"farkle_penalty is one of {_choices(farkle.FARKLE_PENALTIES)} (0: off).",
+            field="farkle_penalty",
+        )
+    if turn_seconds is not None and turn_seconds not in TURN_SECONDS:
+        raise Invalid(
+            "invalid_option",
+            f"turn_seconds is null (off) or one of {_choices(TURN_SECONDS)}.",
+            field="turn_seconds",
+        )
+
+
 def challenge_create(
     *,
     creator: Player,
     title: str = "",
     table: str = farkle.DEFAULT_TABLE,
     days: int = DAYS_DEFAULT,
+    entry_minimum: int = 0,
+    farkle_penalty: int = 0,
+    turn_seconds: int | None = None,
     now: datetime.datetime,
 ) -> Challenge:
-    """A new challenge on a fresh random code, open from ``now`` for ``days`` days."""
+    """A new challenge on a fresh random code, open from ``now`` for ``days`` days, with its
+    options (house rules and a clock per turn, issue 14), all off by default."""
+    options_check(
+        entry_minimum=entry_minimum, farkle_penalty=farkle_penalty, turn_seconds=turn_seconds
+    )
     if table not in farkle.TABLES:
         raise Invalid(
             "unknown_table", f"Unknown table {table!r}; choose one of {', '.join(farkle.TABLES)}."
@@ -46,6 +79,9 @@ def challenge_create(
                     kind=Puzzle.Kind.CHALLENGE,
                     code=code,
                     table=table,
+                    entry_minimum=entry_minimum,
+                    farkle_penalty=farkle_penalty,
+                    turn_seconds=turn_seconds,
                     commitment=farkle.commitment(farkle.challenge_seed(secret, code)),
                     opens_at=now,
                     ends_at=expires_at,

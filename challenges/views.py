@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 import farkle
 from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
+from challenges.texts import option_choices, options_lines, options_short, tie_break_note
 from daily.apis.payloads import par
 from daily.texts import table_name
 from farkle_site.domain import DomainError
@@ -54,6 +55,7 @@ def new(request: HttpRequest) -> HttpResponse:
             "days_default": services.DAYS_DEFAULT,
             "days_max": services.DAYS_MAX,
             "title_max": services.TITLE_MAX_LENGTH,
+            **option_choices(),
         },
     )
 
@@ -101,6 +103,7 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
     if code != puzzle.code:
         return redirect("challenge", code=puzzle.code)
     now = timezone.now()
+    short = options_short(puzzle)
     return render(
         request,
         "challenges/challenge.html",
@@ -110,7 +113,10 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
             "display_code": code_display(puzzle.code),
             "status": "closed" if puzzle.status(now) == "closed" else "open",
             "table_name": table_name(puzzle.table),
-            "par": par(puzzle.table),
+            "par": par(puzzle.table, puzzle.entry_minimum, puzzle.farkle_penalty),
+            "options": options_lines(puzzle),
+            "tie_break_note": tie_break_note(puzzle),
+            "share_label": f"{code_display(puzzle.code)} ({short})" if short else None,
             "hand_size": farkle.get_table(puzzle.table).dice,
             "share_url": request.build_absolute_uri(found.get_absolute_url()),
             "board_url": f"/api/challenges/{puzzle.code}/leaderboard",

@@ -14,6 +14,8 @@ from farkle.fair import practice_seed
 
 # docs/play.md: actions on a daily's attempts are accepted until the next 00:00 UTC plus this grace.
 DAILY_GRACE = datetime.timedelta(seconds=90)
+# Seed 001's timed modes: the seconds a challenge may give each turn.
+TURN_SECONDS = (30, 60, 90)
 
 
 class Player(models.Model):
@@ -73,6 +75,12 @@ class Puzzle(models.Model):
     # Official attempts started (counted by attempt_start), finished or not: the leaderboard
     # counts its finished games apart (Leaderboard.ranked).
     players = models.PositiveIntegerField(default=0)
+    # Challenge options (issue 14), chosen at creation and never changed; the daily has none
+    # (seed 000). House rules of the game value (farkle.HouseRules), zero meaning off:
+    entry_minimum = models.PositiveIntegerField(default=0)
+    farkle_penalty = models.PositiveIntegerField(default=0)
+    # Seed 001's fixed time per turn, in seconds; None: untimed.
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     # Set by the close (docs/operations.md) once late games are finalised and ranks frozen.
     closed_at = models.DateTimeField(null=True, blank=True)
     # The final statistics frozen at close: players, mean, median, best, distribution.
@@ -96,6 +104,24 @@ class Puzzle(models.Model):
                 & Q(ends_at__lte=models.F("closes_at")),
                 name="puzzle_times_in_order",
             ),
+            models.CheckConstraint(
+                condition=Q(entry_minimum__in=farkle.ENTRY_MINIMUMS),
+                name="puzzle_entry_minimum_allowed",
+            ),
+            models.CheckConstraint(
+                condition=Q(farkle_penalty__in=farkle.FARKLE_PENALTIES),
+                name="puzzle_farkle_penalty_allowed",
+            ),
+            models.CheckConstraint(
+                condition=Q(turn_seconds__isnull=True) | Q(turn_seconds__in=TURN_SECONDS),
+                name="puzzle_turn_seconds_allowed",
+            ),
+            # Seed 000: the daily applies the table exactly, with no house rule and no clock.
+            models.CheckConstraint(
+                condition=~Q(kind="daily")
+                | Q(entry_minimum=0, farkle_penalty=0, turn_seconds__isnull=True),
+                name="puzzle_daily_has_no_options",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -107,6 +133,15 @@ class Puzzle(models.Model):
         if self.kind == self.Kind.DAILY:
             return farkle.daily_seed(secret, self.day)
         return farkle.challenge_seed(secret, self.code)
+
+    def rules(self) -> farkle.HouseRules:
+        """The house rules every game of this puzzle is played under (none for the daily)."""
+        return farkle.HouseRules(self.entry_minimum, self.farkle_penalty)
+
+    @property
+    def turn_time(self) -> datetime.timedelta | None:
+        """The time each turn has from its first throw (seed 001), or None when untimed."""
+        return None if self.turn_seconds is None else datetime.timedelta(seconds=self.turn_seconds)
 
     def status(self, now: datetime.datetime) -> Puzzle.Status:
         """Where the puzzle stands at ``now``: upcoming, open, in its grace, or closed."""
@@ -144,6 +179,11 @@ class Attempt(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Actions are refused from this instant on; None for archive play on a closed puzzle.
     deadline = models.DateTimeField(null=True, blank=True)
+    # A timed challenge's clock (seed 001): when the current turn's first throw was served (None
+    # between turns), and the time its finished turns took, each from its first throw to its end
+    # (bank, Farkle, or the clock running out, which counts the full time of the turn).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    time_taken = models.DurationField(default=datetime.timedelta)
     # Finished by the day's close rather than by the player (its unbanked points were lost).
     finalised_at_close = models.BooleanField(default=False)
     rank = models.PositiveIntegerField(null=True, blank=True)
@@ -217,10 +257,18 @@ class Attempt(models.Model):
             return practice_seed(settings.FARKLE_SEED_SECRET.encode(), self.pk)
         return self.puzzle.seed()
 
+    def turn_deadline(self) -> datetime.datetime | None:
+        """When the current turn's time runs out: None if untimed or before its first throw."""
+        turn_time = self.puzzle.turn_time
+        if turn_time is None or self.turn_started_at is None:
+            return None
+        return self.turn_started_at + turn_time
+
     def game(self) -> farkle.Game:
         """The game replayed from the stored actions (ended, when the puzzle's close finalised
         it)."""
-        game = farkle.Game.replay(self.seed(), self.actions, self.puzzle.table)
+        puzzle = self.puzzle
+        game = farkle.Game.replay(self.seed(), self.actions, puzzle.table, puzzle.rules())
         return game.ended_by_close() if self.finalised_at_close else game
 
 

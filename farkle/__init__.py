@@ -25,11 +25,13 @@ from .game import (
     AWAITING_ROLL,
     FINISHED,
     TURNS,
+    Action,
     Event,
     Game,
     Keep,
     Roll,
     Throw,
+    TimeOut,
     action_from_dict,
 )
 from .risk import farkle_risk, risk_table
@@ -54,6 +56,7 @@ from .solver import GameSolution, GameState, game_par, game_solution, solve_game
 from .tables import ENTRY_MINIMUMS, FARKLE_PENALTIES, NO_HOUSE_RULES, HouseRules
 
 __all__ = [
+    "Action",
     "GRADES",
     "LEVELS",
     "Advice",
@@ -88,6 +91,7 @@ __all__ = [
     "Keep",
     "KeepOption",
     "Roll",
+    "TimeOut",
     "Sets",
     "Solution",
     "Table",

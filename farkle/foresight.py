@@ -30,7 +30,7 @@ from .fair import roll_vector
 from .game import AWAITING_ROLL, Game, Keep, Roll, action_from_dict
 from .outcomes import throws
 from .solver import solve
-from .tables import DEFAULT_TABLE, Table, get_table
+from .tables import DEFAULT_TABLE, NO_HOUSE_RULES, HouseRules, Table, get_table
 from .turn import FARKLE, KeepOption, Sets, throw_kind
 
 # A game is held when its p-value is below this: by construction fewer than 1 in 100,000 honest
@@ -106,12 +106,15 @@ def throw_farkle_risk(dice: int, table: Table, sets: Sets = ()) -> Fraction:
 
 
 def choices(
-    seed: bytes, actions: Iterable[Mapping[str, Any]], table: str | Table = DEFAULT_TABLE
+    seed: bytes,
+    actions: Iterable[Mapping[str, Any]],
+    table: str | Table = DEFAULT_TABLE,
+    rules: HouseRules = NO_HOUSE_RULES,
 ) -> list[Choice]:
     """Every roll-or-bank choice of a game, with the hidden throw behind it."""
     t = get_table(table)
     solution = solve(t)
-    game = Game.new(seed, t)
+    game = Game.new(seed, t, rules)
     found = []
     for data in actions:
         action = action_from_dict(data)
@@ -205,10 +208,13 @@ def check_choices(found: Sequence[Choice]) -> Check:
 
 
 def check(
-    seed: bytes, actions: Iterable[Mapping[str, Any]], table: str | Table = DEFAULT_TABLE
+    seed: bytes,
+    actions: Iterable[Mapping[str, Any]],
+    table: str | Table = DEFAULT_TABLE,
+    rules: HouseRules = NO_HOUSE_RULES,
 ) -> Check:
-    """The foresight check of a game given by its seed and actions."""
-    return check_choices(choices(seed, actions, table))
+    """The foresight check of a game given by its seed and actions (under its house rules)."""
+    return check_choices(choices(seed, actions, table, rules))
 
 
 # ---- simulated players, for the bench and the tests -------------------------------------------

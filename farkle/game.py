@@ -42,7 +42,21 @@ class Keep:
         return {"action": "keep", "dice": list(self.positions), "then": self.then}
 
 
-Action = Roll | Keep
+@dataclass(frozen=True)
+class TimeOut:
+    """The turn's clock ran out (a timed challenge, seed 001): the turn ends with nothing banked.
+
+    Never sent by a player: the server stores it, with its turn, when an action or a read comes
+    after the turn's time, so that a replay of the stored actions reproduces the game exactly.
+    """
+
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "timeout", "turn": self.turn}
+
+
+Action = Roll | Keep | TimeOut
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
@@ -62,6 +76,11 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         if then not in ("roll", "bank"):
             raise FarkleError("invalid_action", "`then` is either 'roll' or 'bank'.")
         return Keep(positions=tuple(positions), then=then)
+    if kind == "timeout":
+        turn = data.get("turn")
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            raise FarkleError("invalid_action", "A timeout names its `turn`.")
+        return TimeOut(turn=turn)
     raise FarkleError("invalid_action", "`action` is either 'roll' or 'keep'.")
 
 
@@ -102,8 +121,8 @@ class Event:
     ``rethrow`` (seed 004: the pair in ``dice`` is thrown again, points kept), ``hot_dice``
     (every die scored: ``in_hand`` dice come back for the next throw), ``banked`` (``points``
     added, ``score`` banked in all), ``penalty`` (house rule: the third Farkle in a row took
-    ``points`` from the score, leaving ``score``), ``turn_started`` and ``game_finished`` (final
-    ``score``).
+    ``points`` from the score, leaving ``score``), ``timed_out`` (seed 001: the turn's clock ran
+    out, ``points`` at risk lost), ``turn_started`` and ``game_finished`` (final ``score``).
     """
 
     kind: str
@@ -136,6 +155,8 @@ class Turn:
     done: bool = False
     # House rule: points the third Farkle in a row took from the banked score.
     penalty: int = 0
+    # Seed 001: the turn's clock ran out; nothing was banked.
+    timed_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -242,7 +263,24 @@ class Game:
             if action.then not in ("roll", "bank"):
                 raise FarkleError("invalid_action", "`then` is either 'roll' or 'bank'.")
             return replace(self, step=self.step + 1, events=())._keep(action)
+        if isinstance(action, TimeOut):
+            return self.time_out(action.turn)
         raise FarkleError("invalid_action", "Unknown action.")
+
+    def time_out(self, turn: int) -> Game:
+        """The game after turn ``turn``'s clock ran out: the turn ends with nothing banked.
+
+        Seed 001 («A zéro, les points non encaissés sont perdus»): like a Farkle for the turn's
+        points, but no throw failed, so it is no Farkle: it neither adds to nor clears the
+        Farkles in a row of the three-Farkle penalty.
+        """
+        if self.state == FINISHED:
+            raise FarkleError("finished", "The game is over.")
+        if turn != self.turn:
+            raise FarkleError("wrong_state", f"The game is at turn {self.turn}, not {turn}.")
+        game = replace(self, step=self.step + 1, events=())
+        game = game._event("timed_out", points=self.turn_points)
+        return game._end_turn(banked=0, farkle=False, timed_out=True)
 
     def _event(self, kind: str, **fields: Any) -> Game:
         return replace(self, events=(*self.events, Event(kind, self.turn, **fields)))
@@ -293,12 +331,15 @@ class Game:
             return replace(game, state=AWAITING_ROLL)._event("rethrow", dice=dice)
         return game
 
-    def _end_turn(self, *, banked: int, farkle: bool) -> Game:
+    def _end_turn(self, *, banked: int, farkle: bool, timed_out: bool = False) -> Game:
         score = self.score + banked
         penalty = 0
         in_row = self.farkles_in_row
         game = self
-        if not farkle:
+        if timed_out:
+            # Seed 001: the turn's points are lost; the Farkles in a row stand as they were.
+            game = self
+        elif not farkle:
             # Seed 004: a bank clears the crosses (keeping dice alone does not).
             game = replace(self, opened=True, farkles_in_row=0)
             game = game._event("banked", points=banked, score=score)
@@ -313,7 +354,14 @@ class Game:
             game = replace(self, farkles_in_row=in_row)
             if in_row == 0:
                 game = game._event("penalty", points=penalty, score=score)
-        turn = replace(self.turns[-1], points=banked, farkle=farkle, done=True, penalty=penalty)
+        turn = replace(
+            self.turns[-1],
+            points=banked,
+            farkle=farkle,
+            done=True,
+            penalty=penalty,
+            timed_out=timed_out,
+        )
         turns = (*self.turns[:-1], turn)
         if self.turn == TURNS:
             return replace(

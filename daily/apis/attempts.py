@@ -19,7 +19,7 @@ from daily.apis.payloads import attempt_data, puzzle_data
 from daily.apis.puzzles import PuzzleAttemptsApi
 from daily.rules.calendar import day_of
 from daily.selectors.attempts import attempt_of_player, attempt_visible, player_attempts_on
-from daily.services.attempts import attempt_act
+from daily.services.attempts import attempt_act, attempt_clock
 from daily.services.puzzles import daily_get_or_create
 from daily.web.session import session_player, session_player_id
 from farkle_site.domain import Conflict, Invalid, NotFound
@@ -61,12 +61,13 @@ class DailyAttemptsApi(DailyApi, PuzzleAttemptsApi):
 class AttemptApi(APIView):
     @extend_schema(responses=schemas.AttemptSerializer, summary="An attempt's state")
     def get(self, request: Request, attempt_id: int) -> Response:
-        attempt = attempt_visible(
-            attempt_id=attempt_id, player=session_player(request), now=timezone.now()
-        )
+        now = timezone.now()
+        attempt = attempt_visible(attempt_id=attempt_id, player=session_player(request), now=now)
         if attempt is None:
             raise NotFound("not_found", "No such attempt.")
-        return Response(attempt_data(attempt, attempt.game()))
+        # Seed 001: a timed turn left alone ends when its time is up, seen at the next read.
+        attempt, game = attempt_clock(attempt=attempt, now=now)
+        return Response(attempt_data(attempt, game))
 
 
 class AttemptActionsApi(APIView):

@@ -29,13 +29,26 @@ def _risk(dice: int, table: farkle.Table, sets: tuple = ()) -> float:
 
 
 @cache
-def par(table: str) -> int:
-    """Expected score of a ten-turn game under optimal play, rounded."""
-    return round(farkle.solve(table).expected_turn() * farkle.TURNS)
+def par(table: str, entry_minimum: int = 0, farkle_penalty: int = 0) -> int:
+    """Expected score of a ten-turn game under optimal play and the house rules, rounded."""
+    return round(farkle.game_par(table, farkle.HouseRules(entry_minimum, farkle_penalty)))
+
+
+def options_data(puzzle: Puzzle) -> dict[str, Any]:
+    """A puzzle's options (issue 14): house rules and the clock per turn; all off for a daily."""
+    return {
+        "entry_minimum": puzzle.entry_minimum,
+        "farkle_penalty": puzzle.farkle_penalty,
+        "turn_seconds": puzzle.turn_seconds,
+    }
 
 
 def iso(instant: datetime.datetime | None) -> str | None:
     return None if instant is None else instant.isoformat().replace("+00:00", "Z")
+
+
+def _seconds(duration: datetime.timedelta) -> float:
+    return round(duration.total_seconds(), 3)
 
 
 def puzzle_ref(puzzle: Puzzle) -> dict[str, Any]:
@@ -104,6 +117,10 @@ def attempt_data(
         "held": attempt.held,
         "held_note": HELD_NOTE if attempt.held else None,
         "deadline": iso(attempt.deadline),
+        # Seed 001: when the running turn's time runs out (None: untimed, or not thrown yet).
+        "turn_deadline": None if game.finished else iso(attempt.turn_deadline()),
+        "time_taken": _seconds(attempt.time_taken),
+        "options": options_data(attempt.puzzle),
         "puzzle": puzzle_ref(attempt.puzzle),
         "dice_source": attempt.dice_source,
         # The commitment of the dice this game plays, public from its start; a practice game's
@@ -139,7 +156,7 @@ def puzzle_fields(puzzle: Puzzle, now: datetime.datetime) -> dict[str, Any]:
         "closes_at": iso(puzzle.closes_at),
         "status": status,
         "players": puzzle.players,
-        "par": par(puzzle.table),
+        "par": par(puzzle.table, puzzle.entry_minimum, puzzle.farkle_penalty),
         "turns_total": farkle.TURNS,
         # docs/fairness.md: the seed is published once the puzzle is closed, never before.
         "revealed_seed": puzzle.seed().hex() if status == "closed" else None,
@@ -183,6 +200,9 @@ def attempt_facts(attempt: Attempt, *, now: datetime.datetime) -> dict[str, Any]
             for turn in game.turns
             for roll, throw in enumerate(turn.throws, start=1)
         ],
+        # Seed 001: turns whose clock ran out (their points were lost), for a recomputation.
+        "timed_out_turns": [turn.number for turn in game.turns if turn.timed_out],
+        "time_taken": _seconds(attempt.time_taken),
     }
 
 
@@ -198,6 +218,9 @@ def verification_data(
         "opens_at": iso(puzzle.opens_at),
         "closes_at": iso(puzzle.closes_at),
         "commitment": puzzle.commitment,
+        # The options the challenge was created with: public facts shown with the commitment.
+        "options": options_data(puzzle),
+        "par": par(puzzle.table, puzzle.entry_minimum, puzzle.farkle_penalty),
         "seed": puzzle.seed().hex() if status == Puzzle.Status.CLOSED else None,
         "attempt": None if attempt is None else attempt_facts(attempt, now=now),
     }

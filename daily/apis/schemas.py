@@ -54,6 +54,8 @@ class EventSerializer(serializers.Serializer):
             "rethrow",
             "hot_dice",
             "banked",
+            "penalty",
+            "timed_out",
             "turn_started",
             "game_finished",
         ],
@@ -76,6 +78,19 @@ class EventSerializer(serializers.Serializer):
     score = serializers.IntegerField(required=False, help_text="banked, game_finished: the score.")
     in_hand = serializers.IntegerField(
         required=False, help_text="hot_dice: every die comes back for the next throw."
+    )
+
+
+class OptionsSerializer(serializers.Serializer):
+    entry_minimum = serializers.IntegerField(
+        help_text="House rule (seeds 000, 004): no bank below this in one turn until a first "
+        "bank; 0: off."
+    )
+    farkle_penalty = serializers.IntegerField(
+        help_text="House rule: taken from the score at the third Farkle in a row; 0: off."
+    )
+    turn_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Seed 001: each turn's time from its first throw; null: none."
     )
 
 
@@ -104,6 +119,16 @@ class AttemptSerializer(serializers.Serializer):
     )
     held_note = serializers.CharField(allow_null=True, help_text="Why, for the player.")
     deadline = serializers.DateTimeField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the running turn's time runs out (timed challenges, from the turn's "
+        "first throw); an action from then on ends the turn with nothing banked.",
+    )
+    time_taken = serializers.FloatField(
+        help_text="Seconds the finished turns of a timed challenge took, each from its first "
+        "throw to its end; 0 when untimed."
+    )
+    options = OptionsSerializer()
     puzzle = PuzzleRefSerializer()
     dice_source = serializers.ChoiceField(
         choices=["puzzle", "own"],
@@ -340,6 +365,10 @@ class VerifiedAttemptSerializer(serializers.Serializer):
     commitment = serializers.CharField(help_text="SHA-256 of the seed of this game's dice, hex.")
     seed = serializers.CharField(allow_null=True, help_text="That seed, hex, once revealed.")
     throws = VerifiedThrowSerializer(many=True)
+    timed_out_turns = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Turns whose clock ran out (seed 001)."
+    )
+    time_taken = serializers.FloatField(help_text="Seconds its turns took (timed challenges).")
 
 
 class VerificationSerializer(serializers.Serializer):
@@ -349,5 +378,7 @@ class VerificationSerializer(serializers.Serializer):
     opens_at = serializers.DateTimeField()
     closes_at = serializers.DateTimeField()
     commitment = serializers.CharField(help_text="SHA-256 of the seed, published in advance.")
+    options = OptionsSerializer(help_text="Chosen at creation, public with the commitment.")
+    par = serializers.IntegerField(help_text="Expected score of optimal play under the options.")
     seed = serializers.CharField(allow_null=True, help_text="The revealed seed, hex, once closed.")
     attempt = VerifiedAttemptSerializer(allow_null=True)

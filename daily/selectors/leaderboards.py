@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from daily.models import Attempt, Player, Puzzle
 from farkle_site.domain import Invalid
@@ -27,6 +27,20 @@ PAGE_SIZE = 50
 BUCKET_WIDTH = 500
 # docs/play.md: highest score first; among equals the earlier finish, then the earlier attempt.
 ORDER = ("-score", "finished_at", "id")
+# Issue 14 (seed 001's timed modes): on a timed challenge equal scores are told apart by the total
+# time taken, the least first; each then has a rank of its own.
+TIMED_ORDER = ("-score", "time_taken", "finished_at", "id")
+
+
+def order_of(puzzle: Puzzle) -> tuple[str, ...]:
+    """The leaderboard's order of the puzzle's ranked attempts."""
+    return ORDER if puzzle.turn_seconds is None else TIMED_ORDER
+
+
+def tie_rank(counts: ScoreLadder, score: int, before: int, timed: bool) -> int:
+    """The rank of an attempt with ``before`` attempts of the same score ahead of it: shared
+    (docs/play.md) unless the puzzle is timed, where the time taken breaks the tie."""
+    return counts.rank(score) + (before if timed else 0)
 
 
 def rank_of(higher: int) -> int:
@@ -103,6 +117,8 @@ class Entry:
     attempt: int | None
     # The caller's own entry.
     mine: bool = False
+    # Seconds the game's turns took, on a timed challenge (the tie-break); None when untimed.
+    time_taken: float | None = None
 
 
 @dataclass(frozen=True)
@@ -196,24 +212,38 @@ def leaderboard_entries(
     start_score, skip = counts.start_of(position)
     # Only the ids are walked and skipped (an index-only scan of `attempt_leaderboard`); the
     # page's rows alone are then read and joined to their players.
-    ids = _ranked(puzzle, accounts).filter(score__lte=start_score).order_by(*ORDER).values("id")
+    order = order_of(puzzle)
+    timed = puzzle.turn_seconds is not None
+    ids = _ranked(puzzle, accounts).filter(score__lte=start_score).order_by(*order).values("id")
     rows = (
         Attempt.objects.filter(pk__in=ids[skip : skip + page_size])
-        .order_by(*ORDER)
-        .values_list("id", "score", "finished_at", "player__display_name", "player_id")
+        .order_by(*order)
+        .values_list(
+            "id", "score", "finished_at", "player__display_name", "player_id", "time_taken"
+        )
     )
     closed = now >= puzzle.closes_at
-    return [
-        Entry(
-            rank=counts.rank(score),
-            name=name,
-            score=score,
-            finished_at=finished_at,
-            attempt=attempt_id if closed else None,
-            mine=player is not None and player_id == player.pk,
+    entries = []
+    before = previous = None
+    for attempt_id, score, finished_at, name, player_id, time_taken in rows:
+        # Attempts of the same score ahead of this one: the skipped ones, then the page's own.
+        if score == previous:
+            before += 1
+        else:
+            before = skip if score == start_score else 0
+        previous = score
+        entries.append(
+            Entry(
+                rank=tie_rank(counts, score, before, timed),
+                name=name,
+                score=score,
+                finished_at=finished_at,
+                attempt=attempt_id if closed else None,
+                mine=player is not None and player_id == player.pk,
+                time_taken=round(time_taken.total_seconds(), 3) if timed else None,
+            )
         )
-        for attempt_id, score, finished_at, name, player_id in rows
-    ]
+    return entries
 
 
 def player_standing(
@@ -227,21 +257,34 @@ def player_standing(
     finished (practice attempts are never ranked) and while it is held."""
     if player is None:
         return None
-    if counts is None and not accounts:
+    if counts is None and not accounts and puzzle.turn_seconds is None:
+        # Shared ranks need only the counts; a timed challenge's tie-break needs the rows below.
         return _standing_alone(puzzle, player)
     row = (
         _ranked(puzzle, accounts)
         .filter(player=player)
-        .values_list("id", "score", "finished_at")
+        .values_list("id", "score", "finished_at", "time_taken")
         .first()
     )
     if row is None:
         return None
-    attempt_id, score, finished_at = row
+    attempt_id, score, finished_at, time_taken = row
     if counts is None:
         counts = score_counts(puzzle=puzzle, accounts=accounts)
+    before = 0
+    if puzzle.turn_seconds is not None:
+        before = (
+            _ranked(puzzle, accounts)
+            .filter(score=score)
+            .filter(
+                Q(time_taken__lt=time_taken)
+                | Q(time_taken=time_taken, finished_at__lt=finished_at)
+                | Q(time_taken=time_taken, finished_at=finished_at, id__lt=attempt_id)
+            )
+            .count()
+        )
     return Standing(
-        rank=counts.rank(score),
+        rank=tie_rank(counts, score, before, puzzle.turn_seconds is not None),
         name=player.display_name,
         score=score,
         finished_at=finished_at,

@@ -90,18 +90,74 @@ def attempt_act(
 ) -> tuple[Attempt, farkle.Game]:
     """Apply one action to the player's attempt, if ``step`` is the one the client last saw.
 
-    The write is a conditional update on the step the action was computed from (an optimistic
-    lock): of a double click or a retried request, one moves the step on and the other finds
-    it moved (``stale_step``), so nothing ever rolls twice. Only a finishing official game needs
-    a transaction, to count its score with it.
+    Of a double click or a retried request, one moves the step on and the other finds it moved
+    (``stale_step``), so nothing ever rolls twice. On a timed challenge an action after the
+    turn's time is refused (``turn_timed_out``) and the turn ends with nothing banked.
     """
     parsed = farkle.action_from_dict(action)
     attempt = _attempt_of(attempt_id=attempt_id, player_id=player_id)
     game = attempt.game()
+    if _actionable(attempt, game, now=now) and _timed_out(attempt, now):
+        # Seed 001: an action the server receives at or after the turn's end is refused, and
+        # the turn ends with nothing banked.
+        attempt_clock(attempt=attempt, game=game, now=now)
+        raise Conflict(
+            "turn_timed_out",
+            "The turn's time ran out before this action: the turn ended with nothing banked.",
+            attempt_id=attempt.pk,
+        )
     _check_actionable(attempt, game, step=step, now=now)
     game = game.apply(parsed)
+    changes = _changes(attempt, game, parsed, now=now)
+    counted = _write(attempt, game, changes, step=step)
+    if not counted:
+        # Another action, or the close, came first: answer with the game as it now is.
+        current = _attempt_of(attempt_id=attempt_id, player_id=player_id)
+        current_game = current.game()
+        _check_actionable(current, current_game, step=step, now=now)
+        raise Conflict(
+            "stale_step",
+            "This game moved on meanwhile: reload it.",
+            attempt_id=current.pk,
+        )
+    return attempt, game
+
+
+def attempt_clock(
+    *, attempt: Attempt, game: farkle.Game | None = None, now: datetime.datetime
+) -> tuple[Attempt, farkle.Game]:
+    """The attempt with its turn timed out if the turn's clock ran out before ``now``.
+
+    Seed 001: a game left alone loses its running turn when the time is up; applied when the
+    game is next read or acted on (the challenge's close finalises what is never read again).
+    The timeout is stored as an action, so every replay reproduces it.
+    """
+    game = attempt.game() if game is None else game
+    if not (_actionable(attempt, game, now=now) and _timed_out(attempt, now)):
+        return attempt, game
+    ended = attempt.turn_deadline()
+    timed_out = game.time_out(game.turn)
+    changes = _changes(attempt, timed_out, farkle.TimeOut(game.turn), now=ended)
+    changes["updated_at"] = now
+    if _write(attempt, timed_out, changes, step=attempt.step):
+        return attempt, timed_out
+    # An action or another read wrote first: the game as it now is.
+    attempt.refresh_from_db()
+    return attempt, attempt.game()
+
+
+def _timed_out(attempt: Attempt, now: datetime.datetime) -> bool:
+    deadline = attempt.turn_deadline()
+    # Seed 001: «A l'instant exact, elle est refusée».
+    return deadline is not None and now >= deadline
+
+
+def _changes(
+    attempt: Attempt, game: farkle.Game, action: farkle.Action, *, now: datetime.datetime
+) -> dict[str, Any]:
+    """The stored fields after ``action`` made ``game``, at ``now``."""
     changes = {
-        "actions": [*attempt.actions, parsed.to_dict()],
+        "actions": [*attempt.actions, action.to_dict()],
         "state": game.state,
         "step": game.step,
         "turn": game.turn,
@@ -109,6 +165,25 @@ def attempt_act(
         "updated_at": now,
         "finished_at": now if game.finished else None,
     }
+    if attempt.puzzle.turn_seconds is not None:
+        # Seed 001: a turn's time starts when its first throw is served and runs to its end.
+        started = attempt.turn_started_at
+        if started is None and isinstance(action, farkle.Roll):
+            started = now
+        if game.finished or game.turn != attempt.turn:
+            taken = datetime.timedelta() if started is None else now - started
+            changes["time_taken"] = attempt.time_taken + taken
+            started = None
+        changes["turn_started_at"] = started
+    return changes
+
+
+def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step: int) -> bool:
+    """Store ``changes`` if the attempt is still at ``step`` and unfinished; False otherwise.
+
+    The write is a conditional update on the step the action was computed from (an optimistic
+    lock). Only a finishing official game needs a transaction, to count its score with it.
+    """
     counted = game.finished and attempt.official
     if counted:
         # Checked once, as the game finishes: a held game is not counted (docs/foresight.md).
@@ -122,20 +197,12 @@ def attempt_act(
             .update(**changes)
         )
         if not moved:
-            # Another action, or the close, came first: answer with the game as it now is.
-            current = _attempt_of(attempt_id=attempt_id, player_id=player_id)
-            current_game = current.game()
-            _check_actionable(current, current_game, step=step, now=now)
-            raise Conflict(
-                "stale_step",
-                "This game moved on meanwhile: reload it.",
-                attempt_id=current.pk,
-            )
+            return False
         if counted:
             score_count_add(puzzle=attempt.puzzle, score=game.score)
     for field, value in changes.items():
         setattr(attempt, field, value)
-    return attempt, game
+    return True
 
 
 def _attempt_of(*, attempt_id: int, player_id: int | None) -> Attempt:
@@ -143,6 +210,14 @@ def _attempt_of(*, attempt_id: int, player_id: int | None) -> Attempt:
     if attempt is None:
         raise NotFound("not_found", "No such attempt.")
     return attempt
+
+
+def _actionable(attempt: Attempt, game: farkle.Game, *, now: datetime.datetime) -> bool:
+    return not (
+        attempt.finalised_at_close
+        or game.finished
+        or (attempt.deadline is not None and now >= attempt.deadline)
+    )
 
 
 def _check_actionable(

@@ -20,7 +20,7 @@ from farkle import foresight
 
 def foresight_fields(*, puzzle: Puzzle, actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The attempt fields the check of a finished official game sets: p-value, summary, held."""
-    result = foresight.check(puzzle.seed(), actions, puzzle.table)
+    result = foresight.check(puzzle.seed(), actions, puzzle.table, puzzle.rules())
     return {"foresight_p": result.p, "foresight": result.summary(), "held": result.held}
 
 

@@ -17,7 +17,13 @@ from django.db import connection, transaction
 
 from daily.models import Attempt, Puzzle
 from daily.rules.calendar import first_day, published_until
-from daily.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
+from daily.selectors.leaderboards import (
+    TIMED_ORDER,
+    ScoreLadder,
+    score_counts,
+    score_distribution,
+    tie_rank,
+)
 from daily.services.attempts import score_count_add
 from daily.services.foresight import foresight_fields
 from daily.services.puzzles import daily_create
@@ -88,6 +94,8 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
             finalised_at_close=True,
             updated_at=now,
         )
+        if puzzle.turn_time is not None:
+            _running_turns_end(puzzle)
         # Every official game finished by the close is checked for foresight like any other;
         # a held one is not counted.
         checked = []
@@ -109,6 +117,38 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
     # in batches; a reconcile finishes what a crash here left (ranks_pending).
     ranks_store(puzzle=puzzle)
     return Closed(puzzle=str(puzzle), finalised=len(unfinished), players=counts.total)
+
+
+def _running_turns_end(puzzle: Puzzle) -> None:
+    # Seed 001: a turn running at the close ends there or when its own time ran out, whichever
+    # came first; its time counts in the game's time taken (the leaderboard's tie-break).
+    running = Attempt.objects.filter(
+        puzzle=puzzle, finalised_at_close=True, turn_started_at__isnull=False
+    )
+    ended = []
+    for attempt in running.only("id", "turn_started_at", "time_taken"):
+        taken = min(puzzle.turn_time, puzzle.closes_at - attempt.turn_started_at)
+        attempt.time_taken += max(taken, datetime.timedelta())
+        attempt.turn_started_at = None
+        ended.append(attempt)
+    Attempt.objects.bulk_update(ended, ["time_taken", "turn_started_at"], batch_size=500)
+
+
+def _timed_ranks_freeze(puzzle: Puzzle, counts: ScoreLadder) -> int:
+    # Issue 14: a timed challenge's equal scores are told apart by their time taken (a
+    # challenge's players are few: one row each).
+    ranked = Attempt.objects.filter(
+        puzzle=puzzle, official=True, state=Attempt.State.FINISHED, held=False
+    )
+    frozen = []
+    before, previous = 0, None
+    for attempt in ranked.order_by(*TIMED_ORDER).only("id", "score"):
+        before = before + 1 if attempt.score == previous else 0
+        previous = attempt.score
+        attempt.rank = tie_rank(counts, attempt.score, before, True)
+        attempt.percentile = counts.percentile(attempt.score)
+        frozen.append(attempt)
+    return Attempt.objects.bulk_update(frozen, ["rank", "percentile"], batch_size=500)
 
 
 def stats_freeze(*, puzzle: Puzzle) -> ScoreLadder:
@@ -155,7 +195,9 @@ def ranks_freeze(*, puzzle: Puzzle) -> ScoreLadder:
     """Freeze the ranks, percentiles and statistics of a closing or closed puzzle from its counts
     (inside the caller's transaction, the puzzle locked); held games get none."""
     counts = stats_freeze(puzzle=puzzle)
-    if counts.scores:
+    if puzzle.turn_seconds is not None:
+        _timed_ranks_freeze(puzzle, counts)
+    elif counts.scores:
         _ranks_update(puzzle, counts, list(counts.scores))
     return counts
 
@@ -177,6 +219,9 @@ def ranks_store(*, puzzle: Puzzle, batch: int = RANK_BATCH) -> int:
             if not list(locked):
                 return written
             counts = score_counts(puzzle=puzzle)
+            if puzzle.turn_seconds is not None:
+                # A timed challenge's few players are ranked one by one (ties by time taken).
+                return _timed_ranks_freeze(puzzle, counts)
             # Highest scores first, so that the lowest rank is stored last (ranks_pending).
             remaining = [s for s in reversed(counts.scores) if done_above is None or s < done_above]
             if not remaining:

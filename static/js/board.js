@@ -115,6 +115,11 @@
   Board.prototype.row = function (entry, mine, pinned) {
     var name = F.el("td", {}, [entry.name]);
     if (mine) name.appendChild(F.el("span", { class: "badge you", text: _("you") }));
+    if (typeof entry.time_taken === "number") {
+      // A timed challenge (issue 14): the time taken breaks ties.
+      var secs = Math.round(entry.time_taken);
+      name.appendChild(F.el("span", { class: "small muted time-taken", text: " · " + F.interpolate(_("%(m)s min %(s)s s"), { m: Math.floor(secs / 60), s: ("0" + (secs % 60)).slice(-2) }, true) }));
+    }
     if (entry.attempt && this.verify) {
       name.appendChild(document.createTextNode(" "));
       name.appendChild(F.el("a", {

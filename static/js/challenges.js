@@ -14,6 +14,10 @@
       var days = parseInt(form.days.value, 10);
       var body = { title: form.title.value, table: form.table.value };
       if (!isNaN(days)) body.days = days;
+      // Issue 14: house rules and a clock per turn, each off by default.
+      body.entry_minimum = parseInt(form.entry_minimum.value, 10) || 0;
+      body.farkle_penalty = parseInt(form.farkle_penalty.value, 10) || 0;
+      body.turn_seconds = parseInt(form.turn_seconds.value, 10) || null;
       var button = form.querySelector('button[type="submit"]');
       button.disabled = true;
       F.api("/api/challenges", { method: "POST", body: body }).then(function (challenge) {

@@ -103,6 +103,17 @@
     return list;
   }
 
+  /* Issue 14: the house rules and the clock a challenge was created with; they change what may be
+   * banked and scored, never the throws, which are checked below exactly as for any game. */
+  function optionsText(options, par) {
+    var parts = [];
+    if (options.entry_minimum) parts.push(F.interpolate(_("entry minimum %(points)s"), { points: F.fmt(options.entry_minimum) }, true));
+    if (options.farkle_penalty) parts.push(F.interpolate(_("three Farkles in a row cost %(points)s"), { points: F.fmt(options.farkle_penalty) }, true));
+    if (options.turn_seconds) parts.push(F.interpolate(_("%(seconds)s seconds per turn"), { seconds: options.turn_seconds }, true));
+    var text = parts.length ? parts.join(" · ") : _("none: the table applies exactly");
+    return par ? text + " — " + F.interpolate(_("par %(par)s"), { par: F.fmt(par) }, true) : text;
+  }
+
   function hex(text, role) {
     return F.el("span", { class: "hex", "data-role": role, text: text });
   }
@@ -164,6 +175,7 @@
         result.appendChild(verdictSlot);
 
         var rows = [[_("Commitment, published before it opened (SHA-256 of the seed)"), hex(data.commitment, "commitment")]];
+        if (data.options) rows.push([_("Options, fixed when it was created"), F.el("span", { "data-role": "options", text: optionsText(data.options, data.par) })]);
         if (puzzleCheck) {
           rows.push([_("Revealed seed"), hex(data.seed, "seed")]);
           rows.push([_("SHA-256 of the seed, computed in your browser"), F.el("span", {}, [
@@ -196,6 +208,13 @@
             result.appendChild(factList(ownRows));
           } else if (game.commitment !== data.commitment || game.seed !== data.seed) {
             failures.push(_("The game's seed or commitment is not the puzzle's."));
+          }
+          if (game.timed_out_turns && game.timed_out_turns.length) {
+            // Seed 001: a timeout throws no dice; it only ends the turn with nothing banked.
+            result.appendChild(F.el("p", { class: "muted", "data-role": "timed-out", text: F.interpolate(_("Turns ended by the clock (no throw, their unbanked points lost): %(turns)s."), { turns: game.timed_out_turns.join(", ") }, true) }));
+          }
+          if (data.options && data.options.turn_seconds) {
+            result.appendChild(F.el("p", { class: "muted", "data-role": "time-taken", text: F.interpolate(_("Time taken over its turns: %(seconds)s s."), { seconds: F.fmt(Math.round(game.time_taken)) }, true) }));
           }
           if (!gameCheck) {
             failures.push(_("The game's seed is not revealed: its throws cannot be checked yet."));

@@ -56,6 +56,8 @@ def test_create_returns_code_link_and_commitment(client, clock):
         "commitment": farkle.commitment(seed_of(code)),
         "revealed_seed": None,
         "final_stats": None,
+        # Issue 14: every option off unless chosen.
+        "options": {"entry_minimum": 0, "farkle_penalty": 0, "turn_seconds": None},
     }
     assert Challenge.objects.get().creator.display_name == made["creator"]
 

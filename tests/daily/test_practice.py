@@ -147,6 +147,9 @@ def test_verify_serves_the_facts_of_a_closed_day_and_of_a_game(client, clock):
         "opens_at": "2026-11-29T00:00:00Z",
         "closes_at": "2026-11-30T00:01:30Z",
         "commitment": hashlib.sha256(seed).hexdigest(),
+        # Seed 000: the daily has no house rule and no clock; its par is the table's.
+        "options": {"entry_minimum": 0, "farkle_penalty": 0, "turn_seconds": None},
+        "par": round(farkle.solve("farkle-challenge").expected_turn() * 10),
         "seed": seed.hex(),
     }
     game = data["attempt"]
@@ -159,6 +162,8 @@ def test_verify_serves_the_facts_of_a_closed_day_and_of_a_game(client, clock):
         "dice_source": "puzzle",
         "commitment": hashlib.sha256(seed).hexdigest(),
         "seed": seed.hex(),
+        "timed_out_turns": [],
+        "time_taken": 0.0,
     }
     assert [(t["turn"], t["roll"], t["dice"]) for t in game["throws"]] == throws(official)
 

@@ -30,7 +30,51 @@
   function render() {
     vm = P.model.view(model);
     renderer.render(vm);
+    clockShow();
     return vm;
+  }
+
+  /* ---- a timed challenge's clock (seed 001): the server's turn_deadline, so a reload keeps it ---- */
+
+  var clock = { timer: null, warned: null, expired: null };
+
+  function clockShow() {
+    var box = root.querySelector('[data-role="clock"]');
+    var attempt = model.attempt;
+    // Shown from the puzzle's options before the first game starts, then from the attempt's.
+    var options = (attempt && attempt.options) || (model.puzzle && model.puzzle.options) || {};
+    var seconds = options.turn_seconds;
+    box.hidden = !seconds || (attempt && attempt.state === "finished");
+    var deadline = !box.hidden && attempt && attempt.turn_deadline ? Date.parse(attempt.turn_deadline) : null;
+    var text = box.querySelector('[data-role="clock-text"]');
+    var warning = box.querySelector('[data-role="clock-warning"]');
+    if (!deadline) {
+      window.clearInterval(clock.timer);
+      clock.timer = null;
+      box.classList.remove("warn");
+      warning.textContent = "";
+      if (seconds) text.textContent = F.interpolate(_("%(seconds)s seconds per turn, from its first throw."), { seconds: seconds }, true);
+      return;
+    }
+    var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    text.textContent = F.interpolate(_("Time left this turn: %(seconds)s s"), { seconds: left }, true);
+    box.classList.toggle("warn", left <= 10);
+    if (left <= 10 && clock.warned !== attempt.turn_deadline) {
+      clock.warned = attempt.turn_deadline;
+      warning.textContent = _("10 seconds left!");
+    }
+    if (left > 10) warning.textContent = "";
+    if (!clock.timer) clock.timer = window.setInterval(clockShow, 250);
+    if (left === 0 && clock.expired !== attempt.turn_deadline && !model.busy) {
+      // The server ends the turn when its time is up; a read shows it.
+      clock.expired = attempt.turn_deadline;
+      F.api("/api/attempts/" + attempt.id).then(function (state) {
+        if (model.attempt && model.attempt.id === state.id && state.step !== model.attempt.step) {
+          received(state, []);
+          F.announce(_("Time is up: the turn ended with nothing banked."), true);
+        }
+      }).catch(function () {});
+    }
   }
 
   function reducedMotion() {

@@ -1,0 +1,147 @@
+"""A challenge with house rules and a clock per turn (issue 14), in Chromium: created from the
+form, played a few turns under the clock (the page's own clock moved by Playwright, never slept),
+ranked with its options and tie-break shown, and verified once closed."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import farkle
+from daily.models import Puzzle
+
+from .conftest import SEED_SECRET
+from .driver import Player, csrf
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+RULES = farkle.HouseRules(500, 500)
+
+
+def within_rules(game: farkle.Game):
+    """Keep the most points; bank from 300 where the entry minimum allows it."""
+    if game.state == farkle.AWAITING_ROLL:
+        return farkle.Roll()
+    best = max(game.keep_options(), key=lambda o: (o.points, -len(o.positions)))
+    then = "bank" if best.may_bank and game.turn_points + best.points >= 300 else "roll"
+    return farkle.Keep(positions=best.positions, then=then)
+
+
+def finish_through_api(context, attempt_id: int) -> dict:
+    state = context.request.get(f"/api/attempts/{attempt_id}").json()
+    while state["state"] != "finished":
+        if state["state"] == "awaiting_roll":
+            action = {"action": "roll"}
+        else:
+            best = max(state["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
+            held = state["turn_points"] + best["score"]
+            then = "bank" if best["can_bank"] and held >= 300 else "roll"
+            action = {"action": "keep", "dice": best["dice"], "then": then}
+        response = context.request.post(
+            f"/api/attempts/{attempt_id}/actions",
+            data={"step": state["step"], **action},
+            headers={"X-CSRFToken": csrf(context)},
+        )
+        assert response.status == 200, response.text()
+        state = response.json()
+    return state
+
+
+def shots() -> Path | None:
+    folder = os.environ.get("SCREENSHOT_DIR")
+    return Path(folder) if folder else None
+
+
+def test_a_timed_house_ruled_challenge_is_created_played_ranked_and_verified(contexts):
+    page = contexts.page()
+    page.goto("/challenges/new")
+    # Every option starts off (issue 14: the default).
+    for label, off in (
+        ("Entry minimum", "0"),
+        ("Three-Farkle penalty", "0"),
+        ("Clock per turn", ""),
+    ):
+        expect(page.get_by_label(label)).to_have_value(off)
+    expect(page.locator("#entry-help")).to_contain_text("seeds 000")
+    expect(page.locator("#clock-help")).to_contain_text("seed 001")
+    page.get_by_label("Entry minimum").select_option("500")
+    page.get_by_label("Three-Farkle penalty").select_option("500")
+    page.get_by_label("Clock per turn").select_option("30")
+    if shots():
+        page.screenshot(path=shots() / "challenge-new-options-1280.png", full_page=True)
+    page.get_by_role("button", name="Create the challenge").click()
+    created = page.locator("[data-role=created]")
+    expect(created).to_be_visible()
+    code = created.locator("[data-role=code]").inner_text().replace("-", "")
+    puzzle = Puzzle.objects.get(code=code)
+    assert (puzzle.entry_minimum, puzzle.farkle_penalty, puzzle.turn_seconds) == (500, 500, 30)
+
+    # The page's clock is Playwright's: moved on below rather than waited for.
+    page.clock.install()
+    page.goto(f"/c/{code}")
+    options = page.locator("[data-role=options]")
+    expect(options).to_contain_text("no bank below 500 points")
+    expect(options).to_contain_text("Three Farkles in a row cost 500 points")
+    expect(options).to_contain_text("30 seconds per turn")
+    par = round(farkle.game_par(farkle.DEFAULT_TABLE, RULES))
+    expect(options).to_contain_text(f"Par under these rules (optimal play): {par:,}.")
+    expect(page.locator("[data-role=tie-break]")).to_contain_text("total time taken")
+
+    game = farkle.Game.new(
+        farkle.challenge_seed(SEED_SECRET.encode(), code), farkle.DEFAULT_TABLE, RULES
+    )
+    player = Player(page, game)
+    player.wait_ready()
+    clock = page.locator("[data-play] [data-role=clock]")
+    expect(clock).to_contain_text("30 seconds per turn")
+    # A few turns, then stop in the middle of a turn with its clock running.
+    player.play(within_rules, until=lambda g: g.turn >= 3 and g.state == farkle.AWAITING_KEEP)
+    expect(clock.locator("[data-role=clock-text]")).to_have_text(
+        re.compile(r"Time left this turn: (2\d|30) s")
+    )
+    page.clock.fast_forward(21_000)
+    expect(clock.locator("[data-role=clock-text]")).to_have_text(
+        re.compile(r"Time left this turn: ([0-9]|10) s")
+    )
+    expect(clock.locator("[data-role=clock-warning]")).to_have_text("10 seconds left!")
+    expect(clock.locator("[data-role=clock-warning]")).to_have_attribute("aria-live", "assertive")
+    if shots():
+        page.screenshot(path=shots() / "timed-game-1280.png")
+        page.set_viewport_size({"width": 360, "height": 740})
+        page.screenshot(path=shots() / "timed-game-360.png", full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.goto("/challenges/new")
+        page.screenshot(path=shots() / "challenge-new-360.png", full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(f"/c/{code}")
+    # A reload keeps the time running from the server's turn_deadline, not a fresh 30 s.
+    page.reload()
+    expect(clock.locator("[data-role=clock-warning]")).to_have_text("10 seconds left!")
+
+    mine = page.context.request.get(f"/api/challenges/{code}").json()["my_attempts"]
+    done = finish_through_api(page.context, mine[0]["id"])
+    page.reload()
+    board = page.locator("[data-board]")
+    expect(board.locator("tbody tr.me")).to_contain_text(f"{done['score']:,}")
+    expect(board.locator("tbody tr.me .time-taken")).to_contain_text("min")
+
+    # Closed (its times moved into the past), the challenge's dice are checked in the browser.
+    now = datetime.datetime.now(datetime.UTC)
+    Puzzle.objects.filter(pk=puzzle.pk).update(
+        opens_at=now - datetime.timedelta(days=2),
+        ends_at=now - datetime.timedelta(seconds=1),
+        closes_at=now - datetime.timedelta(seconds=1),
+    )
+    page.goto(f"/verify?code={code}&attempt={done['id']}")
+    result = page.locator("[data-role=result]")
+    expect(result.locator("[data-role=options]")).to_have_text(
+        f"entry minimum 500 · three Farkles in a row cost 500 · 30 seconds per turn — par {par:,}"
+    )
+    expect(result.locator("[data-role=verdict]")).to_contain_text("Verified in your browser")
+    expect(result.locator("[data-role=time-taken]")).to_be_visible()
