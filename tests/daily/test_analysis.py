@@ -172,3 +172,26 @@ def test_the_coach_helps_in_practice_only(client, clock):
         assert [o["best"] for o in advice["options"]].count(True) == 1
         assert advice["dice"] == best["dice"]
     assert Client().get(f"/api/attempts/{practice['id']}/coach").status_code == 404
+
+
+def test_the_replay_page_shows_every_throw_to_whom_the_analysis_shows(client, clock):
+    done = play_greedy(client, start_daily(client, DAY), bank_at=350)
+    stranger = Client()
+    url = f"/attempts/{done['id']}/replay"
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    throws = sum(len(turn["throws"]) for turn in done["turns"])
+    assert html.count('data-step="') == throws
+    assert html.count('class="slot kept"') == sum(
+        len(t["kept"]) for turn in done["turns"] for t in turn["throws"]
+    )
+    # Before the close: the bots' scores, never their games.
+    assert 'data-role="versus"' not in html
+    assert stranger.get(url).status_code == 404
+    unfinished = Client()
+    mid = start_daily(unfinished, DAY)
+    assert unfinished.get(f"/attempts/{mid['id']}/replay").status_code == 404
+    clock.move_to(AFTER_CLOSE)
+    seen = stranger.get(url).content.decode()
+    assert seen.count('data-step="') == throws and 'data-role="versus"' in seen

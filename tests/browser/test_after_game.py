@@ -1,0 +1,92 @@
+"""Issue 12 in Chromium: the end screen's analysis, the replay page stepped with the keys, the
+leaderboard's reference row, and the coach in practice."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+import farkle
+from farkle.analysis import analyse
+from farkle.bots import play
+
+from .conftest import SEED_SECRET
+from .driver import Player, api_play, daily_game, greedy, today
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_replay(contexts):
+    page = contexts.page()
+    page.goto("/")
+    player = Player(page, daily_game())
+    player.wait_ready()
+    player.play(greedy(bank_at=350))
+
+    # Computed here from the dice the test secret seeds, by the engine alone.
+    seed = farkle.daily_seed(SEED_SECRET.encode(), today())
+    bots = {level: play(seed, level).score for level in ("easy", "medium", "hard")}
+    mine = player.game.score
+    analysis = analyse(player.game)
+    end = page.locator("[data-play] [data-role=end] [data-role=end-analysis]")
+    expect(end.locator("[data-role=optimal-score]")).to_contain_text(f"{bots['hard']:,}")
+    names = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+    beaten = [names[level] for level, score in bots.items() if mine > score]
+    others = [f"{names[level]} scored {score:,}." for level, score in bots.items() if mine <= score]
+    said = end.locator("[data-role=bots]")
+    if beaten:
+        expect(said).to_contain_text("You beat " + " and ".join(beaten) + ".")
+    for line in others:
+        expect(said).to_contain_text(line)
+    expect(end.locator("[data-role=accuracy]")).to_contain_text(
+        f"Accuracy {analysis.accuracy:.1f}%"
+    )
+    luck = round(analysis.luck)
+    expect(end.locator("[data-role=luck]")).to_have_text(
+        f"luck {'+' if luck >= 0 else '−'}{abs(luck):,}"
+    )
+
+    link = end.locator("[data-role=replay-link]")
+    link.focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/attempts/\d+/replay#step-1$"))
+    throws = sum(len(turn.throws) for turn in player.game.turns)
+    position = page.locator("[data-replay] [data-role=position]")
+    expect(position).to_have_text(f"Throw 1 of {throws}")
+    expect(page.locator("[data-step]:visible")).to_have_count(1)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(position).to_have_text(f"Throw 3 of {throws}")
+    page.keyboard.press("ArrowLeft")
+    expect(position).to_have_text(f"Throw 2 of {throws}")
+    page.locator("[data-replay] [data-action=next]").click()
+    expect(page.locator("#step-3")).to_be_visible()
+    # The costliest decision, opened by its address: the keep beside the optimal one, graded.
+    order = [
+        (turn.number, roll) for turn in player.game.turns for roll in range(1, len(turn.throws) + 1)
+    ]
+    worst = max(analysis.decisions, key=lambda d: d.lost)
+    number = order.index((worst.turn, worst.roll)) + 1
+    page.goto(page.url.split("#")[0] + f"#step-{number}")
+    page.reload()
+    expect(position).to_have_text(f"Throw {number} of {throws}")
+    shown = page.locator(f"#step-{number}")
+    expect(shown.locator("[data-role=grade]")).to_contain_text(worst.grade)
+    expect(shown.locator(".slot.kept")).to_have_count(len(worst.chosen.positions))
+
+    # The leaderboard: the optimal player's row takes no rank; the history links to the replay.
+    page.goto("/leaderboard")
+    expect(page.locator("[data-role=reference]")).to_contain_text(f"{bots['hard']:,}")
+    page.goto("/me")
+    expect(page.locator("[data-role=history] [data-role=replay-link]")).to_have_count(1)
+
+
+def test_a_practice_game_on_its_own_dice_shows_its_analysis_too(contexts):
+    page = contexts.page(locale="fr-FR")
+    page.goto("/")
+    api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
+    practice = api_play(page.context, f"/api/daily/{today().isoformat()}/attempts", bank_at=500)
+    page.goto(f"/attempts/{practice['id']}/replay")
+    expect(page.locator("[data-role=versus] tbody tr")).to_have_count(10)
