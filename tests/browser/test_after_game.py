@@ -9,11 +9,12 @@ import pytest
 from playwright.sync_api import expect
 
 import farkle
-from farkle.analysis import analyse
+from farkle.analysis import analyse, coach
 from farkle.bots import play
+from farkle.fair import practice_seed
 
 from .conftest import SEED_SECRET
-from .driver import Player, api_play, daily_game, greedy, today
+from .driver import Player, api_play, csrf, daily_game, greedy, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,3 +91,54 @@ def test_a_practice_game_on_its_own_dice_shows_its_analysis_too(contexts):
     practice = api_play(page.context, f"/api/daily/{today().isoformat()}/attempts", bank_at=500)
     page.goto(f"/attempts/{practice['id']}/replay")
     expect(page.locator("[data-role=versus] tbody tr")).to_have_count(10)
+
+
+def test_the_coach_helps_in_practice_and_never_in_the_official_game(contexts):
+    page = contexts.page()
+    page.goto("/")
+    board = page.locator("[data-play]")
+    expect(board).not_to_have_attribute("data-state", "loading")
+    board.locator("[data-action=roll]").click()
+    expect(board).to_have_attribute("data-state", re.compile("awaiting"))
+    # The official game: no switch.
+    expect(board.locator("[data-role=coach]")).to_be_hidden()
+    # Finish the official game through the API, then practise from the end screen.
+    response = page.context.request.get("/api/daily/today")
+    official = response.json()["my_attempts"][0]
+    assert official["official"]
+    finish = page.context.request
+    attempt = finish.get(f"/api/attempts/{official['id']}").json()
+    while attempt["state"] != "finished":
+        action = {"action": "roll"}
+        if attempt["state"] == "awaiting_keep":
+            best = max(attempt["keep_options"], key=lambda o: o["score"])
+            action = {"action": "keep", "dice": best["dice"], "then": "bank"}
+        attempt = finish.post(
+            f"/api/attempts/{attempt['id']}/actions",
+            data={"step": attempt["step"], **action},
+            headers={"X-CSRFToken": csrf(page.context)},
+        ).json()
+    page.goto("/")
+    page.locator("[data-action=practice]").click()
+    expect(board.locator("[data-role=mode]")).to_have_text("Practice")
+    coach_box = board.locator("[data-role=coach]")
+    expect(coach_box).to_be_visible()
+    coach_box.locator("[data-role=coach-switch]").check()
+    advice = board.locator("[data-role=coach-advice]")
+    # Before the first roll: the worth of a turn, the solver's value of a full hand.
+    turn = farkle.solve(farkle.DEFAULT_TABLE).expected_turn()
+    expect(advice).to_contain_text(f"rolling is worth {round(turn):,} expected points")
+    practice_id = int(board.get_attribute("data-attempt"))
+    board.locator("[data-action=roll]").click()
+    expect(board).to_have_attribute("data-state", re.compile("awaiting"))
+    game = farkle.Game.new(practice_seed(SEED_SECRET.encode(), practice_id)).apply(farkle.Roll())
+    if game.state == "awaiting_keep":
+        expected = coach(game)
+        faces = ", ".join(str(p + 1) for p in expected.positions)
+        expect(advice).to_contain_text(f"best keep, dice {faces} for")
+        marked = board.locator(".die-btn.coach-best")
+        expect(marked).to_have_count(len(expected.positions))
+        # Switched off: the marks and the advice go.
+        coach_box.locator("[data-role=coach-switch]").uncheck()
+        expect(marked).to_have_count(0)
+        expect(advice).to_be_hidden()
