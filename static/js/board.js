@@ -96,7 +96,8 @@
     }
     var mineShown = false;
     // Issue 12: the optimal player on the same dice, a row that takes no rank, in score order.
-    var reference = data.reference;
+    // An empty board says nobody finished, with no reference to compare against.
+    var reference = data.entries.length ? data.reference : null;
     var referenceRow = reference ? F.el("tr", { class: "reference", "data-role": "reference" }, [
       F.el("td", { class: "num muted", text: "–" }),
       F.el("td", {}, [_("Optimal player (takes no rank)")]),
