@@ -3,12 +3,16 @@ leaderboard's reference row, and the coach in practice."""
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 import farkle
+from daily.services.attempts import attempt_act, attempt_start
+from daily.services.players import player_create
+from daily.services.puzzles import daily_get_or_create
 from farkle.analysis import analyse, coach
 from farkle.bots import play
 from farkle.fair import practice_seed
@@ -142,3 +146,30 @@ def test_the_coach_helps_in_practice_and_never_in_the_official_game(contexts):
         coach_box.locator("[data-role=coach-switch]").uncheck()
         expect(marked).to_have_count(0)
         expect(advice).to_be_hidden()
+
+
+def test_a_closed_days_leaderboard_links_every_row_to_its_replay(contexts):
+    # Two official games on yesterday's daily, played while it was open, through the services.
+    yesterday = today() - datetime.timedelta(days=1)
+    played_at = datetime.datetime.combine(yesterday, datetime.time(12), datetime.UTC)
+    puzzle = daily_get_or_create(day=yesterday, now=played_at)
+    ids = []
+    for level in ("easy", "medium"):
+        player = player_create(now=played_at)
+        attempt = attempt_start(player=player, puzzle=puzzle, now=played_at)
+        for step, action in enumerate(play(puzzle.seed(), level, puzzle.table).actions):
+            attempt_act(
+                attempt_id=attempt.pk, player_id=player.pk, step=step, action=action, now=played_at
+            )
+        ids.append(attempt.pk)
+    page = contexts.page()
+    page.goto(f"/daily/{yesterday.isoformat()}")
+    links = page.locator("[data-board] [data-role=replay-link]")
+    expect(links).to_have_count(2)
+    hrefs = sorted(links.nth(i).get_attribute("href") for i in range(2))
+    assert hrefs == sorted(f"/attempts/{i}/replay" for i in ids)
+    optimal = play(puzzle.seed(), "hard", puzzle.table).score
+    expect(page.locator("[data-board] [data-role=reference]")).to_contain_text(f"{optimal:,}")
+    # A stranger replays someone else's game, beside the bots', once the day has closed.
+    links.first.click()
+    expect(page.locator("[data-role=versus] tbody tr")).to_have_count(10)

@@ -15,7 +15,7 @@ import farkle
 from farkle.bots import play
 from tests.helpers import assert_documented
 
-from .helpers import act, play_greedy, start_daily
+from .helpers import act, play_greedy, post, start_daily
 
 DAY = "2026-11-29"
 AFTER_CLOSE = "2026-11-30T00:05:00Z"
@@ -195,3 +195,14 @@ def test_the_replay_page_shows_every_throw_to_whom_the_analysis_shows(client, cl
     clock.move_to(AFTER_CLOSE)
     seen = stranger.get(url).content.decode()
     assert seen.count('data-step="') == throws and 'data-role="versus"' in seen
+
+
+def test_the_coach_refuses_a_challenge_attempt_that_counts(client, clock):
+    code = post(client, "/api/challenges", {"days": 3}).json()["code"]
+    counted = post(client, f"/api/challenges/{code}/attempts").json()
+    assert counted["official"]
+    refused = client.get(f"/api/attempts/{counted['id']}/coach")
+    assert (refused.status_code, refused.json()["code"]) == (409, "wrong_state")
+    play_greedy(client, counted)
+    practice = post(client, f"/api/challenges/{code}/attempts").json()
+    assert client.get(f"/api/attempts/{practice['id']}/coach").status_code == 200
