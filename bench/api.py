@@ -13,6 +13,9 @@ so that the machine's noise falls on both alike:
 - action latency at 32 concurrent players, with no think time (saturation: by Little's law the
   mean latency is then players / throughput, printed beside it) and with a human's think time
   between actions (target: p99 under 25 ms);
+- throughput of a finished game's analysis (``GET /api/attempts/<id>/analysis``, issue 12)
+  beside the attempt itself (``GET /api/attempts/<id>``), each read by the game's own player
+  (target: the analysis reaches at least half the attempt's throughput);
 - the midnight rush: fresh browsers each reading today's daily and starting it (target: 2,000 in
   under 5 s, no error, exactly one official attempt each, checked in the database), then 10,000
   more the same way, reported with their time and p99.
@@ -461,6 +464,39 @@ def healthz_phase(port: int, clients: int, seconds: float) -> tuple[float, Sampl
     return len(total.within(start, stop_at)) / seconds, total
 
 
+def reads_phase(
+    games: list[Game], clients: int, seconds: float, suffix: str
+) -> tuple[float, Samples]:
+    """Requests per second of ``GET /api/attempts/<id><suffix>`` by the players of finished
+    ``games`` (each reads their own), ``clients`` threads for ``seconds``."""
+    stop_at = 0.0
+
+    def client(index: int) -> Samples:
+        samples = Samples()
+        mine = games[index::clients]
+        for game in itertools.cycle(mine):
+            if time.perf_counter() >= stop_at:
+                break
+            path = f"/api/attempts/{game.state['id']}{suffix}"
+            try:
+                status, data, took = game.browser.request("GET", path)
+            except (OSError, http.client.HTTPException) as error:
+                samples.errors.append(f"GET {path}: {error!r}")
+                continue
+            if status == 200:
+                samples.add(time.perf_counter(), took)
+            else:
+                samples.errors.append(describe_error(f"GET {path}", status, data))
+        return samples
+
+    start = time.perf_counter()
+    stop_at = start + seconds
+    total = Samples()
+    for samples in in_threads(min(clients, len(games)), client):
+        total.merge(samples)
+    return len(total.within(start, stop_at)) / seconds, total
+
+
 def actions_phase(
     games: list[Game], players: int, seconds: float, think: float, seed: int
 ) -> tuple[float, float, list[float], Samples]:
@@ -618,6 +654,7 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
     start = time.perf_counter()
     rate, _, _, warm = actions_phase(games, warm_players, 60.0, 0.0, seed=0)
     report_errors("warm-up", warm)
+    finished = [game for game in games if game.state["state"] == "finished"]
     per_game = len(warm.seconds) / warm_players
     print(
         f"warm-up: {warm_players} games, {per_game:.1f} actions a game, "
@@ -641,6 +678,7 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
         )
         actions_cpu = cpu.stop()
         report_errors("actions", actions)
+        finished += [game for game in games if game.state["state"] == "finished"]
         healthz_cost.append(healthz_cpu.server_ms(len(healthz.seconds)))
         action_cost.append(actions_cpu.server_ms(len(actions.seconds)))
         healthz_rates.append(healthz_rate)
@@ -649,6 +687,24 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
         print(
             f"round {round_}: healthz {healthz_rate:.0f}/s ({healthz_cpu}); actions "
             f"{rate:.0f}/s over {window:.1f} s ({actions_cpu}); ratio {rate / healthz_rate:.2f}",
+            flush=True,
+        )
+
+    # Issue 12: a finished game's analysis beside the attempt itself, read by its own player.
+    attempt_rates, analysis_rates = [], []
+    for round_ in range(1, args.rounds + 1):
+        attempt_rate, attempt_reads = reads_phase(finished, args.clients, args.seconds, "")
+        report_errors("attempt reads", attempt_reads)
+        analysis_rate, analysis_reads = reads_phase(
+            finished, args.clients, args.seconds, "/analysis"
+        )
+        report_errors("analysis reads", analysis_reads)
+        attempt_rates.append(attempt_rate)
+        analysis_rates.append(analysis_rate)
+        print(
+            f"round {round_}: GET attempt {attempt_rate:.0f}/s, GET analysis "
+            f"{analysis_rate:.0f}/s over {len(finished)} finished games; ratio "
+            f"{analysis_rate / attempt_rate:.2f}",
             flush=True,
         )
 
@@ -720,6 +776,27 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
         (f"GET /healthz, {args.clients} clients (req/s)", healthz_mean, ".0f", None, ""),
         (f"game actions, {players_at} (actions/s)", action_mean, ".0f", None, ""),
         ("actions / healthz throughput", action_mean / healthz_mean, ".2f", 0.35, "≥"),
+        (
+            f"GET attempt, {args.clients} clients (req/s)",
+            statistics.fmean(attempt_rates),
+            ".0f",
+            None,
+            "",
+        ),
+        (
+            f"GET attempt analysis, {args.clients} clients (req/s)",
+            statistics.fmean(analysis_rates),
+            ".0f",
+            None,
+            "",
+        ),
+        (
+            "analysis / attempt throughput",
+            statistics.fmean(analysis_rates) / statistics.fmean(attempt_rates),
+            ".2f",
+            0.5,
+            "≥",
+        ),
         ("server CPU per healthz (ms, gunicorn + postgres)", healthz_ms, ".2f", None, ""),
         ("server CPU per action (ms, gunicorn + postgres)", action_ms, ".2f", 2.0, "<"),
         ("healthz / action server CPU", healthz_ms / action_ms, ".2f", None, ""),

@@ -97,3 +97,14 @@ def group_label(kind: str, count: int, face: int | None, dice: Sequence[int]) ->
     if kind == "of_a_kind":
         return str(_OF_A_KIND[count])
     return str(_FACES_PHRASES[count]) % {"face": face}
+
+
+# Issue 12: the grade of a decision by the expected points it lost (farkle.analysis.GRADES).
+GRADE_NAMES = {
+    "best": _("best"),
+    "good": _("good"),
+    "inaccuracy": _("inaccuracy"),
+    "mistake": _("mistake"),
+    "blunder": _("blunder"),
+}
+BOT_NAMES = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard (optimal)")}

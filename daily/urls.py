@@ -1,6 +1,6 @@
 from django.urls import path
 
-from daily.apis import attempts
+from daily.apis import analysis, attempts
 from daily.apis import players as player_apis
 from daily.apis import rules as rules_apis
 from daily.apis.leaderboards import DailyLeaderboardApi
@@ -15,6 +15,14 @@ urlpatterns = [
         "attempts/<int:attempt_id>/actions",
         attempts.AttemptActionsApi.as_view(),
         name="attempt-actions",
+    ),
+    path(
+        "attempts/<int:attempt_id>/analysis",
+        analysis.AttemptAnalysisApi.as_view(),
+        name="attempt-analysis",
+    ),
+    path(
+        "attempts/<int:attempt_id>/coach", analysis.AttemptCoachApi.as_view(), name="attempt-coach"
     ),
     path(
         "daily/<str:day>/leaderboard",

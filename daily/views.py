@@ -19,14 +19,16 @@ from django.views.decorators.http import require_safe
 
 import farkle
 from daily.apis.days import parse_day
-from daily.apis.payloads import par
+from daily.apis.payloads import analysis_data, par
 from daily.apis.rules import rules_data
 from daily.models import Attempt, Puzzle
+from daily.replay import bot_columns, replay_steps, turn_rows
 from daily.rules.calendar import day_of, day_start, published_until
+from daily.selectors.analysis import attempt_analysis
 from daily.selectors.attempts import dailies_between
 from daily.services.puzzles import daily_get_or_create
 from daily.templatetags.dates import day_text
-from daily.texts import WORKED_EXAMPLES, group_label, table_name, turn_rule_text
+from daily.texts import BOT_NAMES, WORKED_EXAMPLES, group_label, table_name, turn_rule_text
 from daily.web.session import session_player
 from farkle_site.domain import DomainError
 
@@ -138,6 +140,43 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "recent_days": recent,
             "board_url": f"/api/daily/{today_date.isoformat()}/leaderboard",
             "par": par(farkle.DEFAULT_TABLE),
+        },
+    )
+
+
+@require_safe
+def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    """A finished game turn by turn, every decision beside the optimal one (issue 12): the
+    player's own at once, anyone's once the puzzle has closed, as the analysis API."""
+    try:
+        found = attempt_analysis(
+            attempt_id=attempt_id, player=session_player(request), now=timezone.now()
+        )
+    except DomainError as error:
+        message = (
+            _("This game is not finished yet: its replay comes at the end.")
+            if error.code == "wrong_state"
+            else _(
+                "No such game, or not one you may replay yet: others' games show once their "
+                "puzzle has closed."
+            )
+        )
+        return render(request, "404.html", {"message": message}, status=404)
+    data = analysis_data(found)
+    puzzle = found.attempt.puzzle
+    return render(
+        request,
+        "daily/replay.html",
+        {
+            "data": data,
+            "attempt": found.attempt,
+            "mine": found.attempt.player_id == getattr(session_player(request), "pk", None),
+            "player_name": found.attempt.player.display_name,
+            "puzzle_label": day_text(puzzle.day) if puzzle.day else puzzle.code,
+            "steps": replay_steps(data),
+            "rows": turn_rows(data),
+            "bot_columns": bot_columns(data),
+            "bots": [{**b, "name": BOT_NAMES[b["level"]]} for b in data["bots"] or []],
         },
     )
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("daily/<str:day>", views.day, name="day"),
     path("leaderboard", views.leaderboard, name="leaderboard"),
     path("me", views.me, name="me"),
+    path("attempts/<int:attempt_id>/replay", views.replay, name="replay"),
     path("rules", views.rules, name="rules"),
     path("verify", views.verify, name="verify"),
     path("commitments", views.commitments, name="commitments"),

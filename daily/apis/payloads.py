@@ -224,3 +224,126 @@ def verification_data(
         "seed": puzzle.seed().hex() if status == Puzzle.Status.CLOSED else None,
         "attempt": None if attempt is None else attempt_facts(attempt, now=now),
     }
+
+
+def _turns(game: farkle.Game) -> list[dict[str, Any]]:
+    return [
+        {
+            "turn": turn.number,
+            "throws": [
+                {
+                    "dice": list(throw.dice),
+                    "kept": list(throw.kept),
+                    "points": throw.points,
+                    "farkle": throw.farkle,
+                    "hot_dice": throw.hot_dice,
+                    "rethrow": throw.rethrow,
+                }
+                for throw in turn.throws
+            ],
+            "points": turn.points,
+            "farkle": turn.farkle,
+            "done": turn.done,
+        }
+        for turn in game.turns
+    ]
+
+
+def _choice(choice: Any) -> dict[str, Any]:
+    return {
+        "dice": list(choice.positions),
+        "then": choice.then,
+        "points": choice.points,
+        "expected": round(choice.expected, 2),
+    }
+
+
+def analysis_data(found: Any) -> dict[str, Any]:
+    """A finished attempt's analysis (``daily.selectors.analysis.AttemptAnalysis``): graded
+    decisions, luck, totals, and the bots as far as the caller may see them."""
+    analysis = found.analysis
+    decisions = [
+        {
+            "turn": d.turn,
+            "roll": d.roll,
+            "dice": list(d.dice),
+            "turn_points": d.turn_points,
+            "chosen": _choice(d.chosen),
+            "best": _choice(d.best),
+            "lost": round(d.lost, 2),
+            "grade": d.grade,
+        }
+        for d in analysis.decisions
+    ]
+    index = {(d.turn, d.roll): i for i, d in enumerate(analysis.decisions)}
+    bots = None
+    if found.bots is not None:
+        bots = [
+            {
+                "level": level,
+                "score": bot.score,
+                "beaten": found.game.score > bot.score,
+                "turns": _turns(bot.game) if found.bot_games else None,
+            }
+            for level, bot in found.bots.items()
+        ]
+    return {
+        "id": found.attempt.pk,
+        "puzzle": puzzle_ref(found.attempt.puzzle),
+        "official": found.attempt.official,
+        "table": analysis.table,
+        "score": analysis.score,
+        "par": round(analysis.par, 2),
+        "lost": round(analysis.lost, 2),
+        "luck": round(analysis.luck, 2),
+        "accuracy": round(analysis.accuracy, 1),
+        "grades": dict(analysis.grades),
+        "costliest": [index[d.turn, d.roll] for d in analysis.costliest],
+        "decisions": decisions,
+        "throws": [
+            {
+                "turn": t.turn,
+                "roll": t.roll,
+                "dice": list(t.dice),
+                "kind": t.kind,
+                "before": round(t.before, 2),
+                "after": round(t.after, 2),
+                "luck": round(t.luck, 2),
+            }
+            for t in analysis.throws
+        ],
+        "turns": _turns(found.game),
+        "optimal_score": None if found.bots is None else found.bots["hard"].score,
+        "bots": bots,
+    }
+
+
+def coach_data(attempt: Attempt, advice: Any) -> dict[str, Any]:
+    """The coach's advice for a practice game's next decision (None once it is finished)."""
+    if advice is None:
+        return {"id": attempt.pk, "step": attempt.step, "advice": None}
+    return {
+        "id": attempt.pk,
+        "step": attempt.step,
+        "advice": {
+            "turn_points": advice.turn_points,
+            "dice": list(advice.positions),
+            "then": advice.then,
+            "expected": round(advice.expected, 2),
+            "roll": round(advice.roll, 2),
+            "bank": None if advice.bank is None else round(advice.bank, 2),
+            "options": [
+                {
+                    "dice": list(o.positions),
+                    "points": o.points,
+                    "dice_left": o.dice_left,
+                    "roll": round(o.roll, 2),
+                    "bank": None if o.bank is None else round(o.bank, 2),
+                    "then": o.then,
+                    "expected": round(o.expected, 2),
+                    "best": o.positions == advice.positions,
+                }
+                for o in advice.options
+            ],
+        },
+    }

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from daily.apis import schemas
 from daily.apis.payloads import attempt_data, puzzle_ref, verification_data
 from daily.models import Puzzle
+from daily.selectors.analysis import reference_score
 from daily.selectors.leaderboards import Leaderboard, leaderboard_page
 from daily.selectors.verification import verification_attempt
 from daily.services.attempts import attempt_start, attempt_start_allowed
@@ -28,8 +29,11 @@ from daily.web.throttles import NewGuestThrottle
 from farkle_site.drf import ScopedPlayerThrottle
 
 
-def leaderboard_data(puzzle: Puzzle, board: Leaderboard, now: datetime.datetime) -> dict[str, Any]:
-    """A leaderboard as the API shows it (a day's or a challenge's)."""
+def leaderboard_data(
+    puzzle: Puzzle, board: Leaderboard, now: datetime.datetime, reference: int | None = None
+) -> dict[str, Any]:
+    """A leaderboard as the API shows it (a day's or a challenge's); ``reference`` is the
+    optimal player's score when the caller may see it."""
     status = puzzle.status(now)
     return {
         **puzzle_ref(puzzle),
@@ -44,6 +48,7 @@ def leaderboard_data(puzzle: Puzzle, board: Leaderboard, now: datetime.datetime)
         "entries": board.entries,
         "me": board.me,
         "distribution": board.distribution,
+        "reference": None if reference is None else {"label": "optimal", "score": reference},
     }
 
 
@@ -54,14 +59,16 @@ def leaderboard_for_request(
     challenge's)."""
     query = schemas.LeaderboardQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
+    player = session_player(request)
     board = leaderboard_page(
         puzzle=puzzle,
         page=query.validated_data["page"],
         now=now,
-        player=session_player(request),
+        player=player,
         accounts=query.validated_data["accounts"],
     )
-    return leaderboard_data(puzzle, board, now)
+    reference = reference_score(puzzle=puzzle, player=player, now=now, ranked=board.me is not None)
+    return leaderboard_data(puzzle, board, now, reference)
 
 
 def verification_response(request: Request, puzzle) -> Response:

@@ -226,6 +226,11 @@ class DistributionSerializer(serializers.Serializer):
     best = serializers.IntegerField(allow_null=True)
 
 
+class LeaderboardReferenceSerializer(serializers.Serializer):
+    label = serializers.ChoiceField(choices=["optimal"])
+    score = serializers.IntegerField(help_text="The optimal player's score on the puzzle's dice.")
+
+
 class LeaderboardSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["daily", "challenge"])
     date = serializers.DateField(required=False)
@@ -244,6 +249,11 @@ class LeaderboardSerializer(serializers.Serializer):
         allow_null=True, help_text="The caller's place, once their official attempt has finished."
     )
     distribution = DistributionSerializer()
+    reference = LeaderboardReferenceSerializer(
+        allow_null=True,
+        help_text="A row that takes no rank: the optimal player on the same dice. Before the "
+        "close only for a caller whose official game is finished; null otherwise.",
+    )
 
 
 class MeStatsSerializer(serializers.Serializer):
@@ -382,3 +392,138 @@ class VerificationSerializer(serializers.Serializer):
     par = serializers.IntegerField(help_text="Expected score of optimal play under the options.")
     seed = serializers.CharField(allow_null=True, help_text="The revealed seed, hex, once closed.")
     attempt = VerifiedAttemptSerializer(allow_null=True)
+
+
+class ChoiceSerializer(serializers.Serializer):
+    dice = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Positions kept in the throw."
+    )
+    then = serializers.ChoiceField(choices=["roll", "bank"])
+    points = serializers.IntegerField(help_text="Points of the keep.")
+    expected = serializers.FloatField(
+        help_text="Expected banked points of the turn after this choice, under optimal play."
+    )
+
+
+class GradedDecisionSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    roll = serializers.IntegerField(help_text="Index of the throw within the turn, from 1.")
+    dice = serializers.ListField(child=serializers.IntegerField(), help_text="The throw.")
+    turn_points = serializers.IntegerField(help_text="Points at risk before the keep.")
+    chosen = ChoiceSerializer(help_text="The player's keep and roll-or-bank.")
+    best = ChoiceSerializer(help_text="The optimal choice on the same throw.")
+    lost = serializers.FloatField(help_text="Expected points lost: best minus chosen, >= 0.")
+    grade = serializers.ChoiceField(
+        choices=["best", "good", "inaccuracy", "mistake", "blunder"],
+        help_text="From `lost`: best (0), good (< 60), inaccuracy (< 90), mistake (< 140), "
+        "blunder (docs/analysis.md says how the thresholds were calibrated).",
+    )
+
+
+class ThrowLuckSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    roll = serializers.IntegerField()
+    dice = serializers.ListField(child=serializers.IntegerField())
+    kind = serializers.ChoiceField(choices=["scoring", "farkle", "rethrow"])
+    before = serializers.FloatField(help_text="Expected points of throwing, before the throw.")
+    after = serializers.FloatField(
+        help_text="Expected points after it (its best choice; 0 on a Farkle)."
+    )
+    luck = serializers.FloatField(
+        help_text="after - before: what the dice gave beyond expectation."
+    )
+
+
+class GradeCountsSerializer(serializers.Serializer):
+    best = serializers.IntegerField()
+    good = serializers.IntegerField()
+    inaccuracy = serializers.IntegerField()
+    mistake = serializers.IntegerField()
+    blunder = serializers.IntegerField()
+
+
+class BotResultSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(
+        choices=["easy", "medium", "hard"], help_text="`hard` is the optimal player."
+    )
+    score = serializers.IntegerField(help_text="The bot's score on the same dice as the attempt.")
+    beaten = serializers.BooleanField(help_text="The attempt scored strictly more than the bot.")
+    turns = TurnSerializer(
+        many=True,
+        allow_null=True,
+        help_text="The bot's game throw by throw: null until the puzzle has closed (at once for a "
+        "practice game on dice of its own, whose seed is revealed with it).",
+    )
+
+
+class AnalysisSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The attempt.")
+    puzzle = PuzzleRefSerializer()
+    official = serializers.BooleanField()
+    table = serializers.CharField()
+    score = serializers.IntegerField()
+    par = serializers.FloatField(help_text="Expected score of optimal play from the start.")
+    lost = serializers.FloatField(help_text="Expected points lost by the decisions, in total.")
+    luck = serializers.FloatField(
+        help_text="What the dice gave beyond expectation: score = par - lost + luck."
+    )
+    accuracy = serializers.FloatField(help_text="100 × (1 - lost / par), at least 0.")
+    grades = GradeCountsSerializer(help_text="How many decisions got each grade.")
+    costliest = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Indexes in `decisions` of the (up to) three costliest, costliest first.",
+    )
+    decisions = GradedDecisionSerializer(
+        many=True,
+        help_text="Every keep with its roll-or-bank, graded. Visible to the player as soon as "
+        "their game is finished (only their own throws); to anyone once the puzzle has closed.",
+    )
+    throws = ThrowLuckSerializer(many=True, help_text="Every throw of the game with its luck.")
+    turns = TurnSerializer(many=True, help_text="The attempt's game, as in the attempt.")
+    optimal_score = serializers.IntegerField(
+        allow_null=True,
+        help_text="The optimal player's score on the same dice. Before the puzzle closes, only "
+        "for a caller whose official game on it is finished; null otherwise.",
+    )
+    bots = BotResultSerializer(
+        many=True,
+        allow_null=True,
+        help_text="Easy, Medium and Hard on the same dice: their scores as `optimal_score`, "
+        "their games only after the close.",
+    )
+
+
+class CoachOptionSerializer(serializers.Serializer):
+    dice = serializers.ListField(child=serializers.IntegerField(), help_text="Positions kept.")
+    points = serializers.IntegerField()
+    dice_left = serializers.IntegerField()
+    roll = serializers.FloatField(help_text="Expected banked points of rolling on after it.")
+    bank = serializers.FloatField(
+        allow_null=True, help_text="Points banked by banking after it; null when not allowed."
+    )
+    then = serializers.ChoiceField(choices=["roll", "bank"], help_text="The better of the two.")
+    expected = serializers.FloatField()
+    best = serializers.BooleanField(help_text="The best keep of the throw.")
+
+
+class AdviceSerializer(serializers.Serializer):
+    turn_points = serializers.IntegerField()
+    dice = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The best keep; empty before a roll."
+    )
+    then = serializers.ChoiceField(choices=["roll", "bank"])
+    expected = serializers.FloatField(help_text="Expected banked points of the turn, played best.")
+    roll = serializers.FloatField(
+        help_text="Expected banked points of rolling (after the best keep)."
+    )
+    bank = serializers.FloatField(
+        allow_null=True,
+        help_text="Points banked by banking after the best keep; null before a roll.",
+    )
+    options = CoachOptionSerializer(many=True)
+
+
+class CoachSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    step = serializers.IntegerField()
+    advice = AdviceSerializer(allow_null=True, help_text="Null once the game is finished.")

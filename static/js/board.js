@@ -95,11 +95,24 @@
       rows.appendChild(F.el("tr", {}, [F.el("td", { colspan: "3", class: "muted", text: data.players ? _("No one on this page.") : empty })]));
     }
     var mineShown = false;
+    // Issue 12: the optimal player on the same dice, a row that takes no rank, in score order.
+    // An empty board says nobody finished, with no reference to compare against.
+    var reference = data.entries.length ? data.reference : null;
+    var referenceRow = reference ? F.el("tr", { class: "reference", "data-role": "reference" }, [
+      F.el("td", { class: "num muted", text: "–" }),
+      F.el("td", {}, [_("Optimal player (takes no rank)")]),
+      F.el("td", { class: "r num", text: F.fmt(reference.score) }),
+    ]) : null;
     data.entries.forEach(function (entry) {
       var mine = entry.mine;
       if (mine) mineShown = true;
+      if (referenceRow && entry.score < reference.score) {
+        rows.appendChild(referenceRow);
+        referenceRow = null;
+      }
       rows.appendChild(self.row(entry, mine));
     });
+    if (referenceRow && data.page >= data.pages) rows.appendChild(referenceRow);
     if (me && !mineShown) {
       rows.appendChild(F.el("tr", { class: "gap", "aria-hidden": "true" }, [F.el("td", { colspan: "3", text: "⋯" })]));
       rows.appendChild(self.row(me, true, true));
@@ -126,6 +139,11 @@
         class: "small", href: "/verify?" + this.verify + "&attempt=" + entry.attempt,
         title: _("Recompute this game's throws"), text: _("check"),
       }));
+    }
+    // Others' games are visible once the puzzle has closed (the API gives the id only then).
+    if (entry.attempt) {
+      name.appendChild(document.createTextNode(" "));
+      name.appendChild(F.el("a", { class: "small", "data-role": "replay-link", href: "/attempts/" + entry.attempt + "/replay", text: _("replay") }));
     }
     return F.el("tr", { class: mine ? "me" : "", "aria-current": mine ? "true" : null, "data-pinned": pinned ? "1" : null }, [
       F.el("td", { class: "num", text: "#" + F.fmt(entry.rank) }),

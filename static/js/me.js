@@ -52,6 +52,10 @@
           result.date < todayIso && result.state === "finished"
             ? F.el("a", { class: "small", href: "/verify?date=" + result.date + "&attempt=" + result.attempt, text: _("check") })
             : null,
+          result.state === "finished" ? " · " : null,
+          result.state === "finished"
+            ? F.el("a", { class: "small", "data-role": "replay-link", href: "/attempts/" + result.attempt + "/replay", text: _("replay") })
+            : null,
         ]),
         F.el("td", { class: "r", text: score }),
         F.el("td", { class: "r", text: result.rank ? "#" + F.fmt(result.rank) : "–" }),

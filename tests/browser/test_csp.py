@@ -10,6 +10,8 @@ from challenges.services import challenge_create
 from daily.services.players import player_create
 from groups.services import group_create
 
+from .driver import api_play, today
+
 # Recorded before any page script runs: every violation the browser reports, with its directive.
 WATCH = """
 window.__cspViolations = [];
@@ -43,5 +45,18 @@ def test_no_page_violates_the_content_security_policy(contexts):
     play.locator("[data-action=roll]").click()
     expect(play.locator("[data-role=dice] .die-btn").first).to_be_visible()
     assert page.evaluate("window.__cspViolations") == []
+    # Issue 12: the end screen's analysis, the replay page of a finished game and its script,
+    # for a player of their own (the one above has an official game in progress).
+    other = contexts.new()
+    other.add_init_script(WATCH)
+    replay = contexts.watch(other.new_page())
+    replay.on("console", lambda message: console.append(message.text))
+    replay.goto("/", wait_until="networkidle")
+    finished = api_play(other, f"/api/daily/{today().isoformat()}/attempts")
+    replay.goto("/", wait_until="networkidle")
+    expect(replay.locator("[data-role=end-analysis] [data-role=replay-link]")).to_be_visible()
+    replay.goto(f"/attempts/{finished['id']}/replay", wait_until="networkidle")
+    replay.keyboard.press("ArrowRight")
+    assert replay.evaluate("window.__cspViolations") == []
     reported = [text for text in console if "Content Security Policy" in text]
     assert reported + [text for text in console if "Permissions-Policy" in text] == []

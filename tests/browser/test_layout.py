@@ -45,6 +45,7 @@ PAGES = [
     "groups",
     "group",
     "not-found",
+    "replay",
 ]
 
 # WCAG 1.4.3 and 1.4.11: text 4.5:1, large text (24 px, or 18.66 px bold) and focus rings 3:1.
@@ -84,6 +85,10 @@ def _visit(page: Page, name: str) -> None:
         )
         api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
         page.goto(f"/g/{made.json()['code']}")
+    elif name == "replay":
+        page.goto("/")
+        attempt = api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
+        page.goto(f"/attempts/{attempt['id']}/replay")
     else:
         page.goto("/")
         api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")

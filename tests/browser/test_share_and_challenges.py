@@ -104,7 +104,7 @@ def test_a_challenge_is_created_shared_and_played_by_two_players(contexts, site)
     bob_score = api_play(bob.context, f"/api/challenges/{code}/attempts")["score"]
     bob.reload()
 
-    rows = bob.locator("[data-board] tbody tr")
+    rows = bob.locator("[data-board] tbody tr:not([data-role=reference])")
     expect(rows).to_have_count(2)
     expect(bob.locator("[data-board] [data-stat=players]")).to_have_text("2")
     mine = bob.locator("[data-board] tbody tr.me")

@@ -20,6 +20,7 @@ from daily.selectors.leaderboards import (
 from daily.services.attempts import score_count_add
 from daily.services.puzzles import daily_get_or_create
 from daily.web.session import session_bind
+from farkle.bots import play
 from tests.moments import NOON
 
 from .helpers import play_greedy, post, start_daily
@@ -310,6 +311,7 @@ def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, 
     finish(puzzle, "Bob", 5900, at(10))
     mine = finish(puzzle, "Cid", 5900, at(8))
     as_player(client, mine.player)
+    optimal = play(puzzle.seed(), "hard", puzzle.table).score
 
     response = client.get(URL)
 
@@ -370,6 +372,8 @@ def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, 
                 "median": 5900.0,
                 "best": 6500,
             },
+            # Issue 12: the caller has finished, so the optimal player's row shows, unranked.
+            "reference": {"label": "optimal", "score": optimal},
         },
     )
 

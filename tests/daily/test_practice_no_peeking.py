@@ -161,6 +161,9 @@ def test_no_answer_shows_an_open_puzzles_throw_before_its_player_rolled_it(clien
     for attempt_id in attempt_ids:
         reads += [
             f"/api/attempts/{attempt_id}",
+            # Issue 12: the analysis (bots' games included) and the coach.
+            f"/api/attempts/{attempt_id}/analysis",
+            f"/api/attempts/{attempt_id}/coach",
             f"/api/verify/daily/{DAY}?attempt={attempt_id}",
             f"/api/verify/challenges/{code}?attempt={attempt_id}",
         ]
@@ -194,6 +197,8 @@ def test_no_answer_shows_an_open_puzzles_throw_before_its_player_rolled_it(clien
     assert leaks == []
     # The crawl saw plenty of dice, practice games' included, and every puzzle is still open.
     assert (checked > 500, practice_throws > 100) == (True, True)
+    analysed = [b for _, url, b, _ in crawl.answers if url.endswith("/analysis") and "id" in b]
+    assert len(analysed) == 4 and all(b["bots"] for b in analysed)
     assert not Puzzle.objects.filter(closed_at__isnull=False).exists()
     assert crawl.official["stranger"] == {}
     assert set(crawl.official["playing"]) == {daily, challenge}

@@ -277,6 +277,8 @@
     // Held by the foresight check: the score stands, the leaderboard waits for an operator.
     if (end.held) node.appendChild(F.el("p", { class: "notice", "data-role": "held", text: end.held }));
     node.appendChild(F.el("p", { class: "rank", "data-role": "rank" }));
+    // Issue 12: the analysis, the optimal player and the bots (static/js/analysis.js).
+    if (window.FarkleAnalysis) node.appendChild(window.FarkleAnalysis.section(end.key));
     node.appendChild(F.el("figure", { class: "histogram", "data-role": "end-histogram", hidden: true }));
     node.appendChild(F.el("p", { class: "turn-strip", "aria-hidden": "true", text: end.strip }));
     node.appendChild(F.el("p", { class: "legend", text: _("🟥 Farkle · 🟨 under 500 · 🟩 500 to 999 · 🟦 1,000 or more · ⬜ nothing banked") }));
