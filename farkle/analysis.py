@@ -182,7 +182,8 @@ class _GameValues:
         return self.solution.roll_value(self.state, turn_points, dice, sets) - self.shift
 
     def bank(self, turn_points: int) -> float:
-        return float(turn_points)
+        # Shifted as ``best`` is, so the best choice's loss is exactly zero.
+        return (turn_points + self.solution.bank[self.state]) - self.shift
 
     def may_bank(self, turn_points: int) -> bool:
         return self.solution.may_bank(self.state, turn_points)
