@@ -8,6 +8,13 @@ difference, never negative. Luck is what each throw's dice gave beyond expectati
 after the throw (its best choice, 0 on a Farkle) minus the value of throwing. Along a turn these
 telescope, so a finished game's score is exactly ``par - lost + luck`` (docs/analysis.md).
 Nothing is sampled.
+
+Under a challenge's house rules (issue 14) a turn's worth depends on the game around it, so every
+value comes from the game-level solution instead, in the game-level state before the decision
+(turns left, opened, Farkles in a row), net of what the rest of the game is worth after a bank:
+banking below the entry minimum is no choice, and a Farkle costs what it does to the game (the
+crosses towards the penalty, the turn lost before opening). A timed-out turn's expected value at
+the clock's end is counted as lost (time management is the player's).
 """
 
 from __future__ import annotations
@@ -17,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .game import AWAITING_KEEP, TURNS, Game, Throw
-from .solver import Solution, solve
-from .tables import DEFAULT_TABLE, Table
-from .turn import KeepOption, keep_option
+from .solver import Decision, GameSolution, GameState, Solution, game_solution, solve
+from .tables import DEFAULT_TABLE, NO_HOUSE_RULES, HouseRules, Table
+from .turn import KeepOption, Sets, keep_option
 
 # Grades by expected points lost, calibrated on the Easy and Medium bots' decisions over 2,000
 # fixed seeds of farkle-challenge (``bots.calibration``, docs/analysis.md): the 50th, 75th and
@@ -102,6 +109,21 @@ class Luck:
 
 
 @dataclass(frozen=True)
+class TimedOut:
+    """A turn whose clock ran out: what the turn was worth then, against what ending it left."""
+
+    turn: int
+    turn_points: int
+    before: float
+    after: float
+
+    @property
+    def lost(self) -> float:
+        """The expected points the clock took (the turn's worth, beyond what it leaves)."""
+        return self.before - self.after
+
+
+@dataclass(frozen=True)
 class Analysis:
     """A game's decisions graded, its throws' luck and the totals (docs/analysis.md)."""
 
@@ -118,53 +140,155 @@ class Analysis:
     accuracy: float
     costliest: tuple[GradedDecision, ...]
     grades: Mapping[str, int]
+    # Turns the clock ended (seed 001): their loss is in ``lost``, no decision's grade.
+    timeouts: tuple[TimedOut, ...] = ()
 
 
-def _choice_value(solution: Solution, turn_points: int, option: KeepOption, then: str) -> float:
+class _TurnValues:
+    """The turn-level values of a table: a turn's worth alone, as without house rules."""
+
+    def __init__(self, solution: Solution) -> None:
+        self.solution = solution
+
+    def roll(self, turn_points: int, dice: int, sets: Sets = ()) -> float:
+        return self.solution.roll_value(turn_points, dice, sets)
+
+    def bank(self, turn_points: int) -> float:
+        return float(turn_points)
+
+    def may_bank(self, turn_points: int) -> bool:
+        return True
+
+    def farkle(self) -> float:
+        return 0.0
+
+    def timeout(self) -> float:
+        return 0.0
+
+    def best(self, turn_points: int, throw: Throw) -> Decision | None:
+        return self.solution.best(turn_points, throw.dice, throw.sets)
+
+
+class _GameValues:
+    """The game-level values of one state under house rules, less what a bank leaves for the
+    rest of the game: without rules, exactly the turn-level values."""
+
+    def __init__(self, solution: GameSolution, state: GameState) -> None:
+        self.solution = solution
+        self.state = state
+        self.shift = solution.bank[state]
+
+    def roll(self, turn_points: int, dice: int, sets: Sets = ()) -> float:
+        return self.solution.roll_value(self.state, turn_points, dice, sets) - self.shift
+
+    def bank(self, turn_points: int) -> float:
+        # Shifted as ``best`` is, so the best choice's loss is exactly zero.
+        return (turn_points + self.solution.bank[self.state]) - self.shift
+
+    def may_bank(self, turn_points: int) -> bool:
+        return self.solution.may_bank(self.state, turn_points)
+
+    def farkle(self) -> float:
+        return self.solution.farkle[self.state] - self.shift
+
+    def timeout(self) -> float:
+        # Seed 001: a timed-out turn banks nothing and leaves the crosses as they were.
+        turns, opened, in_row = self.state
+        return self.solution.start[(turns - 1, opened, in_row)] - self.shift
+
+    def best(self, turn_points: int, throw: Throw) -> Decision | None:
+        found = self.solution.best(self.state, turn_points, throw.dice, throw.sets)
+        if found is None:
+            return None
+        return Decision(found.positions, found.then, found.expected - self.shift)
+
+
+_Values = _TurnValues | _GameValues
+
+
+def game_states(game: Game) -> list[GameState]:
+    """The game-level state (turns left, opened, Farkles in a row) before each of the game's
+    turns, as the house rules moved it (farkle.game ``_end_turn``)."""
+    rules = game.rules
+    opened, in_row = not rules.entry_minimum, 0
+    states = []
+    for turn in game.turns:
+        states.append((TURNS - turn.number + 1, opened, in_row))
+        if turn.farkle:
+            # Seed 004: no cross before opening; the third cross costs the penalty and clears.
+            if rules.farkle_penalty and opened:
+                in_row = (in_row + 1) % 3
+        elif turn.points:
+            opened, in_row = True, 0
+    return states
+
+
+def _choice_value(values: _Values, turn_points: int, option: KeepOption, then: str) -> float:
     total = turn_points + option.points
     if then == "bank":
-        return float(total)
-    return solution.roll_value(total, *option.hand)
+        return values.bank(total)
+    return values.roll(total, *option.hand)
 
 
-def _best_then(solution: Solution, turn_points: int, option: KeepOption) -> tuple[str, float]:
+def _best_then(values: _Values, turn_points: int, option: KeepOption) -> tuple[str, float]:
     """The better of rolling on and banking after a keep (rolling when banking is refused)."""
     total = turn_points + option.points
-    roll = solution.roll_value(total, *option.hand)
-    if not option.may_bank or roll > total:
+    roll = values.roll(total, *option.hand)
+    bank = values.bank(total)
+    if not option.may_bank or not values.may_bank(total) or roll > bank:
         return "roll", roll
-    return "bank", float(total)
+    return "bank", bank
 
 
-def _best(solution: Solution, turn_points: int, throw: Throw) -> Choice:
-    found = solution.best(turn_points, throw.dice, throw.sets)
+def _best(values: _Values, table: Table, turn_points: int, throw: Throw) -> Choice:
+    found = values.best(turn_points, throw)
     assert found is not None
-    points = keep_option(throw.dice, found.positions, solution.table, throw.sets).points
+    points = keep_option(throw.dice, found.positions, table, throw.sets).points
     return Choice(found.positions, found.then, points, found.expected)
 
 
-def analyse(game: Game, solution: Solution | None = None) -> Analysis:
-    """Every decision of ``game`` graded and every throw's luck, from the solver's values."""
-    solution = solution or solution_for(game.table)
-    start = solution.expected_turn()
+def analyse(
+    game: Game, solution: Solution | None = None, *, game_level: bool | None = None
+) -> Analysis:
+    """Every decision of ``game`` graded and every throw's luck, from the solver's values:
+    the game-level ones under house rules (``game_level`` forces either)."""
+    if game_level is None:
+        game_level = not game.rules.off
+    if game_level:
+        whole = game_solution(game.table, game.rules)
+        states = game_states(game)
+        per_turn: list[_Values] = [_GameValues(whole, state) for state in states]
+        par = whole.par
+    else:
+        solution = solution or solution_for(game.table)
+        per_turn = [_TurnValues(solution)] * len(game.turns)
+        par = solution.expected_turn() * TURNS
     decisions: list[GradedDecision] = []
     lucks: list[Luck] = []
-    for turn in game.turns:
+    timeouts: list[TimedOut] = []
+    for turn, values in zip(game.turns, per_turn, strict=True):
         turn_points = 0
+        # The turn's worth as it stands, for the clock's end: a throw first.
+        current = values.roll(0, game.table.dice)
         for index, throw in enumerate(turn.throws, start=1):
-            before = solution.roll_value(turn_points, len(throw.dice), throw.sets)
+            before = values.roll(turn_points, len(throw.dice), throw.sets)
+            current = before
             if throw.rethrow:
                 # Seed 004: the pair is thrown again from the same state: no luck either way.
                 lucks.append(Luck(turn.number, index, throw.dice, before, before, "rethrow"))
                 continue
             if throw.farkle:
-                lucks.append(Luck(turn.number, index, throw.dice, before, 0.0, "farkle"))
+                lucks.append(
+                    Luck(turn.number, index, throw.dice, before, values.farkle(), "farkle")
+                )
                 continue
-            best = _best(solution, turn_points, throw)
+            best = _best(values, game.table, turn_points, throw)
+            current = best.expected
             lucks.append(Luck(turn.number, index, throw.dice, before, best.expected, "scoring"))
             option = throw.keep
             if option is None:
-                # The throw waiting for a keep in a game still in progress.
+                # The throw waiting for a keep in a game still in progress, or when the clock
+                # ran out.
                 continue
             # A keep that rolls on is followed by its throw in the same action: a kept throw
             # that ends its turn was banked.
@@ -173,9 +297,9 @@ def analyse(game: Game, solution: Solution | None = None) -> Analysis:
                 option.positions,
                 then,
                 option.points,
-                _choice_value(solution, turn_points, option, then),
+                _choice_value(values, turn_points, option, then),
             )
-            keep_best = _best_then(solution, turn_points, option)[1]
+            keep_best = _best_then(values, turn_points, option)[1]
             lost = max(0.0, best.expected - chosen.expected)
             decisions.append(
                 GradedDecision(
@@ -192,11 +316,12 @@ def analyse(game: Game, solution: Solution | None = None) -> Analysis:
                 )
             )
             turn_points += option.points
-    lost = sum(d.lost for d in decisions)
+        if turn.timed_out:
+            timeouts.append(TimedOut(turn.number, turn_points, current, values.timeout()))
+    lost = sum(d.lost for d in decisions) + sum(t.lost for t in timeouts)
     counts = {g: 0 for g in GRADES}
     for d in decisions:
         counts[d.grade] += 1
-    par = start * TURNS
     accuracy = 100.0 * max(0.0, 1.0 - lost / par)
     costliest = tuple(sorted((d for d in decisions if d.lost > EPSILON), key=lambda d: -d.lost)[:3])
     return Analysis(
@@ -211,14 +336,18 @@ def analyse(game: Game, solution: Solution | None = None) -> Analysis:
         accuracy=accuracy,
         costliest=costliest,
         grades=counts,
+        timeouts=tuple(timeouts),
     )
 
 
 def analyse_actions(
-    seed: bytes, actions: Iterable[Mapping[str, Any]], table: str | Table = DEFAULT_TABLE
+    seed: bytes,
+    actions: Iterable[Mapping[str, Any]],
+    table: str | Table = DEFAULT_TABLE,
+    rules: HouseRules = NO_HOUSE_RULES,
 ) -> Analysis:
-    """The analysis of the game a seed, a table and stored actions replay to."""
-    return analyse(Game.replay(seed, actions, table))
+    """The analysis of the game a seed, a table, house rules and stored actions replay to."""
+    return analyse(Game.replay(seed, actions, table, rules))
 
 
 @dataclass(frozen=True)
@@ -266,7 +395,7 @@ def coach(game: Game, solution: Solution | None = None) -> Advice | None:
     for option in game.keep_options():
         total = tp + option.points
         roll = solution.roll_value(total, *option.hand)
-        then, expected = _best_then(solution, tp, option)
+        then, expected = _best_then(_TurnValues(solution), tp, option)
         options.append(
             KeepAdvice(
                 positions=option.positions,

@@ -12,7 +12,9 @@ seed and the table.
   never below a full hand.
 - Easy: keeps the best-scoring dice (the most points, fewest dice on a tie), and banks from 300.
 
-Both weaker bots roll on whenever the table forbids banking (seed 004's full hand).
+Both weaker bots roll on whenever the table forbids banking (seed 004's full hand) or the
+challenge's entry minimum does (issue 14: ``Game.keep_options`` marks those keeps). Under house
+rules the Hard bot follows the game-level solution (``GameSolution.best``) in the game's state.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .analysis import solution_for
-from .game import AWAITING_ROLL, Game, Keep, Roll
-from .tables import DEFAULT_TABLE, Table, get_table
+from .game import AWAITING_ROLL, TURNS, Game, Keep, Roll
+from .solver import game_solution
+from .tables import DEFAULT_TABLE, NO_HOUSE_RULES, HouseRules, Table, get_table
 from .turn import KeepOption
 
 EASY = "easy"
@@ -76,7 +79,13 @@ def _medium(game: Game) -> Keep:
 
 
 def _hard(game: Game) -> Keep:
-    found = solution_for(game.table).best(game.turn_points, game.dice, game.sets)
+    if game.rules.off:
+        found = solution_for(game.table).best(game.turn_points, game.dice, game.sets)
+    else:
+        state = (TURNS - game.turn + 1, game.opened, game.farkles_in_row)
+        found = game_solution(game.table, game.rules).best(
+            state, game.turn_points, game.dice, game.sets
+        )
     assert found is not None
     return Keep(found.positions, found.then)
 
@@ -84,12 +93,17 @@ def _hard(game: Game) -> Keep:
 POLICIES: dict[str, Policy] = {EASY: _easy, MEDIUM: _medium, HARD: _hard}
 
 
-def play(seed: bytes, level: str = HARD, table: str | Table = DEFAULT_TABLE) -> BotGame:
-    """The bot of ``level`` playing the ten turns of a puzzle's dice."""
+def play(
+    seed: bytes,
+    level: str = HARD,
+    table: str | Table = DEFAULT_TABLE,
+    rules: HouseRules = NO_HOUSE_RULES,
+) -> BotGame:
+    """The bot of ``level`` playing the ten turns of a puzzle's dice under ``rules``."""
     if level not in POLICIES:
         raise ValueError(f"Unknown level {level!r}: one of {', '.join(LEVELS)}.")
     policy = POLICIES[level]
-    game = Game.new(seed, get_table(table))
+    game = Game.new(seed, get_table(table), rules)
     actions = []
     while not game.finished:
         action = Roll() if game.state == AWAITING_ROLL else policy(game)
@@ -98,14 +112,18 @@ def play(seed: bytes, level: str = HARD, table: str | Table = DEFAULT_TABLE) -> 
     return BotGame(level=level, actions=tuple(actions), game=game)
 
 
-def optimal(seed: bytes, table: str | Table = DEFAULT_TABLE) -> BotGame:
+def optimal(
+    seed: bytes, table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES
+) -> BotGame:
     """The optimal player's game on a puzzle's dice (the Hard bot)."""
-    return play(seed, HARD, table)
+    return play(seed, HARD, table, rules)
 
 
-def play_all(seed: bytes, table: str | Table = DEFAULT_TABLE) -> dict[str, BotGame]:
-    """Every level's game on a puzzle's dice, Easy to Hard."""
-    return {level: play(seed, level, table) for level in LEVELS}
+def play_all(
+    seed: bytes, table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES
+) -> dict[str, BotGame]:
+    """Every level's game on a puzzle's dice under ``rules``, Easy to Hard."""
+    return {level: play(seed, level, table, rules) for level in LEVELS}
 
 
 def calibration_losses(

@@ -35,9 +35,12 @@ class AttemptAnalysis:
 
 
 @lru_cache(maxsize=512)
-def bots_on(seed: bytes, table: str) -> dict[str, BotGame]:
-    """The three bots' games on a seed's dice (deterministic, so kept per process)."""
-    return play_all(seed, table)
+def bots_on(
+    seed: bytes, table: str, rules: farkle.HouseRules = farkle.NO_HOUSE_RULES
+) -> dict[str, BotGame]:
+    """The three bots' games on a seed's dice under a challenge's house rules (deterministic,
+    so kept per process: the rules are part of the key)."""
+    return play_all(seed, table, rules)
 
 
 def official_finished(*, player: Player | None, puzzle: Puzzle) -> bool:
@@ -80,7 +83,9 @@ def attempt_analysis(
         attempt=attempt,
         game=game,
         analysis=analyse(game),
-        bots=bots_on(attempt.seed(), attempt.puzzle.table) if shown else None,
+        bots=bots_on(attempt.seed(), attempt.puzzle.table, attempt.puzzle.rules())
+        if shown
+        else None,
         bot_games=games,
     )
 
@@ -94,7 +99,7 @@ def reference_score(
     shown = ranked or _closed(puzzle, now) or official_finished(player=player, puzzle=puzzle)
     if not shown:
         return None
-    return bots_on(puzzle.seed(), puzzle.table)[HARD].score
+    return bots_on(puzzle.seed(), puzzle.table, puzzle.rules())[HARD].score
 
 
 def attempt_coach(*, attempt_id: int, player: Player | None) -> tuple[Attempt, Advice | None]:

@@ -206,3 +206,46 @@ def test_the_coach_refuses_a_challenge_attempt_that_counts(client, clock):
     play_greedy(client, counted)
     practice = post(client, f"/api/challenges/{code}/attempts").json()
     assert client.get(f"/api/attempts/{practice['id']}/coach").status_code == 200
+
+
+def test_a_house_ruled_challenge_attempt_is_graded_under_its_rules(client, clock):
+    # Issue 14: the analysis and the bots of a challenge with an entry minimum and a penalty
+    # use its rules: par is the solver's game-level par for them, the bots replay under them.
+    from django.conf import settings
+
+    rules = farkle.HouseRules(500, 500)
+    levels = ("easy", "medium", "hard")
+    # A challenge whose dice the rules play differently on, so the bots' scores tell them apart.
+    for _ in range(20):
+        made = post(
+            client,
+            "/api/challenges",
+            {"table": "popular", "entry_minimum": 500, "farkle_penalty": 500},
+        )
+        assert made.status_code == 201, made.json()
+        code = made.json()["code"]
+        seed = farkle.challenge_seed(settings.FARKLE_SEED_SECRET.encode(), code)
+        expected = [play(seed, level, "popular", rules).score for level in levels]
+        if expected != [play(seed, level, "popular").score for level in levels]:
+            break
+    started = post(client, f"/api/challenges/{code}/attempts")
+    assert started.status_code == 201, started.json()
+    attempt = started.json()
+    while attempt["state"] != "finished":
+        if attempt["state"] == "awaiting_roll":
+            response = act(client, attempt, {"action": "roll"})
+        else:
+            best = max(attempt["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
+            held = attempt["turn_points"] + best["score"]
+            then = "bank" if best["can_bank"] and held >= 300 else "roll"
+            response = act(client, attempt, {"action": "keep", "dice": best["dice"], "then": then})
+        assert response.status_code == 200, response.json()
+        attempt = response.json()
+    response = analysis(client, attempt["id"])
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["decisions"] and body["score"] == attempt["score"]
+    assert body["par"] == pytest.approx(farkle.game_par("popular", rules), abs=0.01)
+    # The challenger's own finished game shows the bots' scores: theirs under the same rules.
+    assert [b["score"] for b in body["bots"]] == expected
+    assert body["optimal_score"] == expected[2]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from farkle import TABLES, Game, Keep, Roll, keep_options, solve
+from farkle import TABLES, Game, HouseRules, Keep, Roll, keep_options, solve
 from farkle.analysis import (
     BEST,
     BLUNDER,
@@ -24,7 +24,8 @@ from farkle.analysis import (
     grade,
 )
 from farkle.bots import play
-from farkle.game import AWAITING_ROLL
+from farkle.game import AWAITING_ROLL, TimeOut
+from farkle.solver import game_par, game_solution
 
 SEED = hashlib.sha256(b"analysis tests").digest()
 
@@ -295,3 +296,151 @@ def test_coach_on_le_10000_offers_no_bank_on_a_full_hand():
             assert all(o.bank is None and o.then == "roll" for o in full)
             return
     pytest.fail("no full-hand keep on the first throw of 200 seeds")
+
+
+# Issue 14: the challenges' house rules, graded with the game-level solution.
+HOUSE = [HouseRules(500, 0), HouseRules(0, 500), HouseRules(500, 500)]
+RULED_TABLE = "farkle-challenge"
+
+
+def random_ruled_game(seed: bytes, rules: HouseRules, rng: random.Random) -> Game:
+    """A game of random keeps, roll-or-bank choices and the odd clock running out, under
+    ``rules`` (a bank below the entry minimum is no choice: ``Game.keep_options`` says so)."""
+    game = Game.new(seed, RULED_TABLE, rules)
+    while not game.finished:
+        if rng.random() < 0.05:
+            game = game.apply(TimeOut(game.turn))
+            continue
+        if game.state == AWAITING_ROLL:
+            game = game.apply(Roll())
+            continue
+        option = rng.choice(game.keep_options())
+        then = "bank" if option.may_bank and rng.random() < 0.4 else "roll"
+        game = game.apply(Keep(option.positions, then))
+    return game
+
+
+def states_by_hand(game: Game) -> tuple[list[tuple[int, bool, int]], bool]:
+    """The game-level state before each turn, followed here from seed 004's rules, and whether
+    a penalty ever met the floor at 0 (less than the full penalty taken)."""
+    rules = game.rules
+    opened, in_row, score, floored = rules.entry_minimum == 0, 0, 0, False
+    states = []
+    for turn in game.turns:
+        states.append((11 - turn.number, opened, in_row))
+        if turn.timed_out:
+            continue
+        if turn.farkle and rules.farkle_penalty and opened:
+            in_row += 1
+            if in_row == 3:
+                floored = floored or score < rules.farkle_penalty
+                score = max(0, score - rules.farkle_penalty)
+                in_row = 0
+        elif not turn.farkle:
+            score += turn.points
+            opened, in_row = True, 0
+    return states, floored
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    rules=st.sampled_from(HOUSE),
+    rng=st.randoms(use_true_random=False),
+)
+def test_under_house_rules_losses_are_game_level_and_the_identity_holds(seed, rules, rng):
+    game = random_ruled_game(seed, rules, rng)
+    whole = game_solution(RULED_TABLE, rules)
+    found = analyse(game)
+    # The par stored with the solver's data (farkle/data/house_pars.json).
+    assert found.par == pytest.approx(game_par(RULED_TABLE, rules), rel=1e-12)
+    states, floored = states_by_hand(game)
+    identity = found.par - found.lost + found.luck
+    if floored:
+        # docs/analysis.md: the solver counts the penalty in full, so a floored penalty only
+        # leaves the player better off than the identity says.
+        assert game.score >= identity - 1e-6
+    else:
+        assert game.score == pytest.approx(identity, abs=1e-6)
+    for decision in found.decisions:
+        state = states[decision.turn - 1]
+        tp = decision.turn_points
+        worths = []
+        for o in keep_options(decision.dice, RULED_TABLE, decision.sets):
+            total = tp + o.points
+            worths.append(whole.roll_value(state, total, *o.hand))
+            if o.may_bank and (state[1] or total >= rules.entry_minimum):
+                worths.append(total + whole.bank[state])
+        best = max(worths) - whole.bank[state]
+        assert decision.best.expected == pytest.approx(best, abs=1e-9)
+        assert decision.lost >= 0
+        assert decision.lost == pytest.approx(best - decision.chosen.expected, abs=1e-9)
+    for out in found.timeouts:
+        assert game.turns[out.turn - 1].timed_out
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    table_id=st.sampled_from(sorted(TABLES)),
+    rng=st.randoms(use_true_random=False),
+)
+def test_without_rules_the_game_level_grading_agrees_with_the_turn_level(seed, table_id, rng):
+    game = random_game(seed, table_id, rng)
+    turn_level = analyse(game)
+    game_level = analyse(game, game_level=True)
+    assert game_level.par == pytest.approx(turn_level.par, rel=1e-12)
+    assert game_level.lost == pytest.approx(turn_level.lost, abs=1e-6)
+    assert game_level.luck == pytest.approx(turn_level.luck, abs=1e-6)
+    assert len(game_level.decisions) == len(turn_level.decisions)
+    for a, b in zip(game_level.decisions, turn_level.decisions, strict=True):
+        assert a.best.expected == pytest.approx(b.best.expected, abs=1e-6)
+        assert a.chosen.expected == pytest.approx(b.chosen.expected, abs=1e-6)
+        assert a.lost == pytest.approx(b.lost, abs=1e-6)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.binary(min_size=32, max_size=32), rules=st.sampled_from(HOUSE))
+def test_an_optimal_game_under_house_rules_loses_nothing(seed, rules):
+    found = analyse(play(seed, "hard", RULED_TABLE, rules).game)
+    assert found.lost == 0
+    assert {d.grade for d in found.decisions} <= {BEST}
+
+
+def test_a_penalty_farkle_costs_the_penalty_beyond_a_plain_farkle():
+    # Seed 004: the third Farkle in a row takes the penalty. Find a game whose Farkle comes
+    # with two crosses already: its luck is the throw's worth less the penalty, in game terms.
+    rules = HouseRules(0, 500)
+    whole = game_solution(RULED_TABLE, rules)
+    for i in range(200):
+        seed = hashlib.sha256(f"penalty {i}".encode()).digest()
+        game = random_ruled_game(seed, rules, random.Random(i))
+        states, _ = states_by_hand(game)
+        found = analyse(game)
+        for turn, state in zip(game.turns, states, strict=True):
+            if turn.farkle and state[2] == 2:
+                luck = [t for t in found.throws if t.turn == turn.number][-1]
+                nxt = (state[0] - 1, True, 0)
+                # A bank is worth its points plus start[nxt]; the Farkle start[nxt] - 500.
+                assert luck.after == pytest.approx(-500.0, abs=1e-9)
+                assert whole.farkle[state] == pytest.approx(whole.start[nxt] - 500)
+                return
+    pytest.fail("no third Farkle in a row in 200 random games")
+
+
+def test_a_timed_out_turn_loses_its_worth_at_the_clocks_end():
+    # Without rules a turn timed out before its first throw loses a whole turn's expectation
+    # (par / 10), and the identity still holds with that loss counted.
+    game = Game.new(SEED, "farkle-challenge").apply(TimeOut(1))
+    rng = random.Random(5)
+    while not game.finished:
+        if game.state == AWAITING_ROLL:
+            game = game.apply(Roll())
+            continue
+        option = rng.choice(game.keep_options())
+        game = game.apply(Keep(option.positions, "bank" if option.may_bank else "roll"))
+    found = analyse(game)
+    expected_turn = value_iteration("farkle-challenge")[6][0]
+    assert [t.turn for t in found.timeouts] == [1]
+    assert found.timeouts[0].lost == pytest.approx(expected_turn, rel=1e-6)
+    assert game.score == pytest.approx(found.par - found.lost + found.luck, abs=1e-6)
