@@ -87,26 +87,7 @@ def attempt_data(
         "in_hand": game.in_hand,
         "turn_points": game.turn_points,
         "score": game.score,
-        "turns": [
-            {
-                "turn": turn.number,
-                "throws": [
-                    {
-                        "dice": list(throw.dice),
-                        "kept": list(throw.kept),
-                        "points": throw.points,
-                        "farkle": throw.farkle,
-                        "hot_dice": throw.hot_dice,
-                        "rethrow": throw.rethrow,
-                    }
-                    for throw in turn.throws
-                ],
-                "points": turn.points,
-                "farkle": turn.farkle,
-                "done": turn.done,
-            }
-            for turn in game.turns
-        ],
+        "turns": _turns(game),
         "keep_options": options,
         "events": [event.to_dict() for event in events],
         "farkle_risk": None if game.finished else _risk(game.in_hand, table, game.sets),

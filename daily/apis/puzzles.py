@@ -9,6 +9,7 @@ what another app may import from ``daily.apis``.
 from __future__ import annotations
 
 import datetime
+from abc import ABCMeta, abstractmethod
 from typing import Any
 
 from django.utils import timezone
@@ -87,12 +88,13 @@ def verification_response(request: Request, puzzle) -> Response:
 
 # Class comments, not docstrings, on these bases: the OpenAPI schema would show a docstring
 # as the description of every view built on them.
-class PuzzleApi(APIView):
-    # A view of one puzzle, found from the URL's keyword arguments by ``find_puzzle``.
+class PuzzleApi(APIView, metaclass=ABCMeta):
+    # A view of one puzzle, found from the URL's keyword arguments by ``find_puzzle``; each kind
+    # of puzzle (a day, a challenge) says how.
 
+    @abstractmethod
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
         """The puzzle the URL names (a refusal when it names none)."""
-        raise NotImplementedError
 
 
 class PuzzleAttemptsApi(PuzzleApi):
@@ -124,9 +126,9 @@ class PuzzleLeaderboardApi(PuzzleApi):
         data = {**leaderboard_for_request(request, puzzle, now), **self.leaderboard_extra(puzzle)}
         return Response(self.get_serializer_class()(data).data)
 
+    @abstractmethod
     def get_serializer_class(self) -> type:
         """The serializer that shapes (and documents) this leaderboard."""
-        raise NotImplementedError
 
 
 class PuzzleVerificationApi(PuzzleApi):
