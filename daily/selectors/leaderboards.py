@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -326,6 +327,47 @@ def _standing_alone(puzzle: Puzzle, player: Player) -> Standing | None:
         percentile=percentile_of(lower, total),
         attempt=attempt_id,
     )
+
+
+# Each listed attempt's standing, derived rather than stored (a close would otherwise write every
+# ranked row of its day, a million on a big day): the sums over its puzzle's ScoreCount rows
+# (distinct scores, a few hundred), and on a timed challenge the attempts of the same score ahead
+# of it by TIMED_ORDER (few players, on the leaderboard's index). Only ranked attempts come back:
+# official, finished and not held, exactly _ranked()'s condition.
+_RANKS = """
+SELECT a.id, c.higher, c.lower, c.total,
+       CASE WHEN p.turn_seconds IS NULL THEN 0 ELSE (
+           SELECT count(*) FROM daily_attempt b
+           WHERE b.puzzle_id = a.puzzle_id AND b.official AND b.state = 'finished'
+             AND NOT b.held AND b.score = a.score
+             AND (b.time_taken, b.finished_at, b.id) < (a.time_taken, a.finished_at, a.id)
+       ) END
+FROM daily_attempt a
+JOIN daily_puzzle p ON p.id = a.puzzle_id
+CROSS JOIN LATERAL (
+    SELECT COALESCE(SUM(s.count) FILTER (WHERE s.score > a.score), 0) AS higher,
+           COALESCE(SUM(s.count) FILTER (WHERE s.score < a.score), 0) AS lower,
+           COALESCE(SUM(s.count), 0) AS total
+    FROM daily_scorecount s WHERE s.puzzle_id = a.puzzle_id
+) c
+WHERE a.id = ANY(%s) AND a.official AND a.state = 'finished' AND NOT a.held
+"""
+
+
+def attempt_ranks(attempt_ids: Iterable[int]) -> dict[int, tuple[int, float | None]]:
+    """The rank and percentile of each listed attempt that is ranked, as its puzzle's leaderboard
+    shows it (live while the puzzle is open, final once closed), in one query; attempts not
+    ranked (practice, unfinished, held) are left out."""
+    ids = list(attempt_ids)
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_RANKS, [ids])
+        rows = cursor.fetchall()
+    return {
+        attempt_id: (rank_of(higher + before), percentile_of(lower, total))
+        for attempt_id, higher, lower, total, before in rows
+    }
 
 
 def score_distribution(*, counts: ScoreLadder, bucket_width: int = BUCKET_WIDTH) -> Distribution:

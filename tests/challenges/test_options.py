@@ -18,6 +18,7 @@ import farkle
 from challenges import services
 from challenges.models import Challenge
 from daily.models import Attempt, Puzzle
+from daily.selectors.leaderboards import attempt_ranks
 from daily.services.attempts import attempt_act, attempt_clock, attempt_start
 from daily.services.players import player_create
 from daily.services.rollover import puzzle_close
@@ -227,8 +228,8 @@ def test_ties_on_a_timed_challenge_go_to_the_least_time_taken(clock):
     # At the close the ranks freeze in the same order; the verification serves the options.
     clock.move_to(NOON + datetime.timedelta(days=7))
     puzzle_close(puzzle_id=Puzzle.objects.get().pk, now=datetime.datetime.now(tz=datetime.UTC))
-    ranks = dict(Attempt.objects.values_list("pk", "rank"))
-    assert (ranks[quick_done["id"]], ranks[slow_done["id"]]) == (1, 2)
+    ranks = attempt_ranks([quick_done["id"], slow_done["id"]])
+    assert (ranks[quick_done["id"]], ranks[slow_done["id"]]) == ((1, 0.0), (2, 0.0))
     verified = creator.get(f"/api/verify/challenges/{code}?attempt={slow_done['id']}")
     assert_documented(verified, "/api/verify/challenges/{code}", "get")
     facts = verified.json()

@@ -14,6 +14,7 @@ from daily.selectors.leaderboards import (
     ScoreLadder,
     ScoreTally,
     Standing,
+    attempt_ranks,
     leaderboard_page,
     player_standing,
 )
@@ -500,3 +501,99 @@ def test_leaderboard_filtered_to_account_holders(client, clock, db):
     assert [e["score"] for e in accounts["entries"]] == expected
     assert accounts["me"]["score"] == games[0]["score"]
     assert guest_view["me"] is None
+
+
+def brute_ranks(games: list[dict]) -> dict[int, tuple[int, float | None]]:
+    """Every ranked game's rank and percentile counted over all the games of its puzzle
+    (docs/play.md): 1 + those ranked ahead (strictly higher, or on a timed puzzle the same score
+    with less time taken, then the earlier finish, then the lower id); the share of the others
+    strictly lower, rounded down to a tenth."""
+    ranked = [g for g in games if g["official"] and g["finished"] and not g["held"]]
+    out = {}
+    for g in ranked:
+        rivals = [o for o in ranked if o["puzzle"] == g["puzzle"]]
+
+        def ahead(o, g=g):
+            if o["score"] != g["score"]:
+                return o["score"] > g["score"]
+            key = ("time", "finished_at", "id")
+            return g["timed"] and tuple(o[k] for k in key) < tuple(g[k] for k in key)
+
+        others = len(rivals) - 1
+        lower = sum(o["score"] < g["score"] for o in rivals)
+        out[g["id"]] = (
+            1 + sum(ahead(o) for o in rivals),
+            None if others == 0 else int(1000 * lower / others) / 10,
+        )
+    return out
+
+
+def test_attempt_ranks_of_many_puzzles_in_one_query_agree_with_counting_every_game(
+    puzzle, django_assert_num_queries
+):
+    import random
+
+    from challenges.services import challenge_create
+    from daily.services.players import player_create
+
+    rng = random.Random(15)
+    timed = challenge_create(creator=player_create(now=NOON), turn_seconds=30, now=NOON).puzzle
+    other_day = daily_get_or_create(day=datetime.date(2026, 11, 28), now=NOON)
+    lone_day = daily_get_or_create(day=datetime.date(2026, 11, 27), now=NOON)
+    games = []
+    # Ties (1, 2, 2, 4 among others), practice, unfinished and held games on three puzzles, a
+    # timed one whose equal scores are told apart by time, and a day with one player.
+    plan = [(puzzle, s) for s in [900, 500, 500, 100, 500, 0, 2500, 100, 900, 50]]
+    plan += [(other_day, s) for s in [300, 300, 300, 1200]]
+    plan += [(timed, s) for s in [700, 700, 700, 200, 700]]
+    plan += [(lone_day, 650)]
+    for n, (where, score) in enumerate(plan):
+        official = rng.random() > 0.1
+        finished = rng.random() > 0.1
+        held = official and finished and rng.random() < 0.1
+        finished_at = at(9, n)
+        attempt = Attempt.objects.create(
+            player=player_create(now=NOON),
+            puzzle=where,
+            official=official,
+            state=Attempt.State.FINISHED if finished else Attempt.State.AWAITING_ROLL,
+            score=score,
+            started_at=finished_at - datetime.timedelta(minutes=5),
+            updated_at=finished_at,
+            finished_at=finished_at if finished else None,
+            time_taken=datetime.timedelta(seconds=rng.choice([40, 50, 50, 60])),
+            held=held,
+        )
+        if official and finished and not held:
+            score_count_add(puzzle=where, score=score)
+        games.append(
+            {
+                "id": attempt.pk,
+                "puzzle": where.pk,
+                "timed": where.turn_seconds is not None,
+                "score": score,
+                "official": official,
+                "finished": finished,
+                "held": held,
+                "time": attempt.time_taken,
+                "finished_at": finished_at,
+            }
+        )
+    expected = brute_ranks(games)
+    assert 0 < len(expected) < len(games)
+
+    with django_assert_num_queries(1):
+        ranks = attempt_ranks(g["id"] for g in games)
+
+    assert ranks == expected
+    # The standing each leaderboard gives its player agrees.
+    for g in games:
+        if g["id"] in expected:
+            attempt = Attempt.objects.select_related("player", "puzzle").get(pk=g["id"])
+            standing = player_standing(puzzle=attempt.puzzle, player=attempt.player)
+            assert (standing.rank, standing.percentile) == expected[g["id"]]
+
+
+def test_attempt_ranks_of_nothing_asks_nothing(db, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert attempt_ranks([]) == {}

@@ -8,7 +8,10 @@ from django.test import Client
 
 import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
-from daily.services.rollover import puzzle_close, ranks_pending, ranks_store, reconcile
+from daily.selectors.leaderboards import attempt_ranks
+from daily.services import rollover
+from daily.services.players import player_create
+from daily.services.rollover import puzzle_close, reconcile
 from tests.helpers import race
 
 from .helpers import act, play_greedy, post, start_daily
@@ -85,10 +88,7 @@ def test_close_finalises_unfinished_games_with_their_banked_score(client, clock)
 def test_close_freezes_ranks_percentiles_and_statistics(clock):
     puzzle = Puzzle.objects.get(pk=_day_with_scores([900, 500, 500, 100]))
     puzzle_close(puzzle_id=puzzle.pk, now=at(0, 1, 30, day=30))
-    ranked = sorted(
-        Attempt.objects.filter(official=True).values_list("score", "rank", "percentile"),
-        reverse=True,
-    )
+    ranked = sorted(derived(), reverse=True)
     assert ranked == [(900, 1, 100.0), (500, 2, 33.3), (500, 2, 33.3), (100, 4, 0.0)]
     puzzle.refresh_from_db()
     assert (puzzle.final_stats["players"], puzzle.final_stats["best"]) == (4, 900)
@@ -118,35 +118,61 @@ def by_hand(scores: list[int]) -> list[tuple[int, int, float]]:
     )
 
 
-def stored() -> list[tuple[int, int | None, float | None]]:
-    return sorted(Attempt.objects.filter(official=True).values_list("score", "rank", "percentile"))
+def derived() -> list[tuple[int, int | None, float | None]]:
+    """Each official attempt's score with the rank and percentile the site derives for it."""
+    rows = list(Attempt.objects.filter(official=True).values_list("id", "score"))
+    ranks = attempt_ranks(pk for pk, _ in rows)
+    return sorted((score, *ranks.get(pk, (None, None))) for pk, score in rows)
 
 
-def test_ranks_stored_in_batches_of_one_row_match_counting_by_hand(clock):
+def test_ranks_match_counting_by_hand_live_and_closed_and_the_close_rewrites_no_ranked_game(clock):
     puzzle = Puzzle.objects.get(pk=_day_with_scores(SCORES))
+    # Live while the day is open: the leaderboard's own ranks.
+    assert derived() == by_hand(SCORES)
+    finished = list(Attempt.objects.filter(state="finished").order_by("pk").values())
+
     puzzle_close(puzzle_id=puzzle.pk, now=at(0, 1, 30, day=30))
-    assert stored() == by_hand(SCORES)
-    Attempt.objects.update(rank=None, percentile=None)
 
-    # Issue 15 item 4: a batch per distinct score (the three 500s together), best first.
-    assert ranks_store(puzzle=puzzle, batch=1) == len(SCORES)
-    assert stored() == by_hand(SCORES)
-    # Every rank is right already: nothing is written again.
-    assert ranks_store(puzzle=puzzle, batch=1) == 0
+    # Issue 15 item 4: the close stores no rank per game, so a million finished games cost it
+    # no write; their ranks are the same, now final.
+    assert derived() == by_hand(SCORES)
+    assert list(Attempt.objects.filter(state="finished").order_by("pk").values()) == finished
 
 
-def test_a_close_stopped_before_its_last_ranks_is_finished_by_the_next_reconcile(clock):
+def test_a_close_stopped_midway_leaves_nothing_done_and_the_next_reconcile_closes(
+    clock, monkeypatch
+):
     puzzle = Puzzle.objects.get(pk=_day_with_scores(SCORES))
-    reconcile(now=at(0, 2, day=30))
+    quitter = Attempt.objects.create(
+        player=player_create(now=at(12, 0)),
+        puzzle=puzzle,
+        official=True,
+        score=300,
+        started_at=at(12, 0),
+        updated_at=at(12, 0),
+        deadline=puzzle.closes_at,
+    )
+    counts = sorted(ScoreCount.objects.values_list("score", "count"))
+
+    def lost_worker(**kwargs):
+        raise RuntimeError("worker lost")
+
+    # The worker dies after finalising the unfinished game and counting it, before the commit.
+    monkeypatch.setattr(rollover, "stats_freeze", lost_worker)
+    with pytest.raises(RuntimeError):
+        reconcile(now=at(0, 2, day=30))
+    monkeypatch.undo()
+    quitter.refresh_from_db()
     puzzle.refresh_from_db()
-    assert not ranks_pending(puzzle=puzzle)
-    # What a worker lost midway leaves: ranks are stored best first, so the lowest lack theirs.
-    Attempt.objects.filter(score__lt=500).update(rank=None, percentile=None)
-    assert ranks_pending(puzzle=puzzle)
+    assert (puzzle.closed_at, puzzle.final_stats, quitter.state) == (None, None, "awaiting_roll")
+    assert sorted(ScoreCount.objects.values_list("score", "count")) == counts
 
     report = reconcile(now=at(0, 7, day=30))
 
-    assert (report.closed, stored(), ranks_pending(puzzle=puzzle)) == ([], by_hand(SCORES), False)
+    assert [c.puzzle for c in report.closed] == [f"daily {DAY}"]
+    assert derived() == by_hand([*SCORES, 300])
+    assert reconcile(now=at(0, 12, day=30)).closed == []
+    assert derived() == by_hand([*SCORES, 300])
 
 
 def _day_with_scores(scores: list[int]) -> int:
@@ -307,7 +333,7 @@ def test_a_game_from_2359_finished_at_0001_counts_for_its_own_day(client, clock)
     today = client.get("/api/daily/2026-11-30/leaderboard").json()
     assert ([e["score"] for e in mine["entries"]], today["entries"]) == ([finished["score"]], [])
     reconcile(now=at(0, 1, 30, day=30))
-    assert Attempt.objects.get().rank == 1
+    assert attempt_ranks([finished["id"]]) == {finished["id"]: (1, None)}
 
 
 def test_reconcile_fills_a_gap_left_while_beat_was_down(client, clock, settings):
