@@ -144,7 +144,7 @@ def load(day: datetime.date, players: int, rng: random.Random, *, analyze: bool 
     with connection.cursor() as cursor:
         columns = (
             "player_id, puzzle_id, official, actions, state, step, turn, score, started_at, "
-            "updated_at, finished_at, deadline, finalised_at_close, dice_source, held"
+            "updated_at, finished_at, deadline, finalised_at_close, dice_source, held, time_taken"
         )
         deadline = puzzle.closes_at.isoformat()
         with cursor.copy(f"COPY daily_attempt ({columns}) FROM STDIN") as copy:
@@ -158,7 +158,7 @@ def load(day: datetime.date, players: int, rng: random.Random, *, analyze: bool 
                     started = (finished - datetime.timedelta(minutes=5)).isoformat()
                     lines.append(
                         f"{i + 1}\t{puzzle.pk}\tt\t[]\tfinished\t40\t10\t{scores[i]}\t{started}\t"
-                        f"{finished.isoformat()}\t{finished.isoformat()}\t{deadline}\tf\tpuzzle\tf\n"
+                        f"{finished.isoformat()}\t{finished.isoformat()}\t{deadline}\tf\tpuzzle\tf\t0\n"
                     )
                 copy.write("".join(lines))
         # The counts the site keeps as attempts finish, rebuilt here in one statement.
