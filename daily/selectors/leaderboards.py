@@ -198,30 +198,30 @@ def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreLadder:
     return ScoreLadder.of(list(puzzle.score_counts.values_list("score", "count")))
 
 
-# The untimed public page: only the ids are walked and skipped (an index-only scan of
-# `attempt_leaderboard`, whose condition this repeats), then the page's own rows are read and
-# joined to their players.
+# The untimed public page: walked and skipped on `attempt_leaderboard` alone (an index-only scan:
+# the index holds the condition, the order and the player), then the page's 50 rows joined to
+# their players. time_taken, untimed, is left out.
 _RANKED_WHERE = "puzzle_id = %(puzzle)s AND official AND state = 'finished' AND NOT held"
 _PAGE_ROWS = """
-SELECT a.id, a.score, a.finished_at, p.display_name, a.player_id, a.time_taken
-FROM daily_attempt a JOIN daily_player p ON p.id = a.player_id
-WHERE a.id IN ({ids})
+SELECT a.id, a.score, a.finished_at, p.display_name, a.player_id, NULL
+FROM ({page}) AS a JOIN daily_player p ON p.id = a.player_id
 ORDER BY a.score DESC, a.finished_at, a.id
 """
+_COLUMNS = "id, score, finished_at, player_id"
 # From the start of the page's first score: ``skip`` of its attempts passed over.
 _PAGE_FORWARD = _PAGE_ROWS.format(
-    ids=f"""
-    SELECT id FROM daily_attempt WHERE {_RANKED_WHERE} AND score <= %(score)s
+    page=f"""
+    SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score <= %(score)s
     ORDER BY score DESC, finished_at, id OFFSET %(skip)s LIMIT %(size)s"""
 )
 # From the end of the page's first score, backwards (the same index read the other way), then
 # the start of the lower scores: past the middle of a score the database passes over fewer.
 _PAGE_BACKWARD = _PAGE_ROWS.format(
-    ids=f"""
-    (SELECT id FROM daily_attempt WHERE {_RANKED_WHERE} AND score = %(score)s
+    page=f"""
+    (SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score = %(score)s
      ORDER BY finished_at DESC, id DESC OFFSET %(after)s LIMIT %(here)s)
     UNION ALL
-    (SELECT id FROM daily_attempt WHERE {_RANKED_WHERE} AND score < %(score)s
+    (SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score < %(score)s
      ORDER BY score DESC, finished_at, id LIMIT %(below)s)"""
 )
 
