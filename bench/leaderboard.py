@@ -1,9 +1,11 @@
 """Leaderboard benchmark: a million finished official attempts on one day (docs/performance.md).
 
 Creates a database of its own (``farkle_bench``, on the server ``DATABASE_URL`` names, by default
-the local one), migrates it, loads players and attempts with COPY and the day's score counts,
-times the leaderboard's reads, then drops the database. Run with ``python bench/leaderboard.py``
-from the repository root; ``--players N`` loads another number of attempts.
+the local one), migrates it, loads players and attempts with COPY and the days' score counts,
+times the leaderboard's reads in process and over HTTP (gunicorn, as bench/api.py starts it),
+closes the largest day with 1 % of its games half-played while a rank reader and a player run
+beside it, prints the issue's targets in a final table, then drops the database. Run with
+``python bench/leaderboard.py`` from the repository root; ``--sizes`` picks the days' attempts.
 """
 
 from __future__ import annotations
@@ -513,6 +515,43 @@ def unfinished_games(puzzle, count: int, rng: random.Random) -> list[tuple[list,
     return [pool[i % len(pool)] for i in range(count)]
 
 
+def leave_unfinished(puzzle, rng: random.Random) -> int:
+    """Leave 1 % of the day's games half-played (unfinished_games), its counts without them, as
+    a close finds a real day; the number of games."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM daily_attempt WHERE puzzle_id = %s AND id %% 100 = 0 ORDER BY id",
+            [puzzle.pk],
+        )
+        ids = [row[0] for row in cursor.fetchall()]
+        games = unfinished_games(puzzle, len(ids), rng)
+        cursor.execute(
+            "UPDATE daily_attempt a SET state = 'awaiting_roll', finished_at = NULL, "
+            "actions = u.actions::jsonb, score = u.score, step = u.step, turn = u.turn "
+            "FROM unnest(%s::bigint[], %s::text[], %s::integer[], %s::integer[], %s::integer[]) "
+            "AS u(id, actions, score, step, turn) WHERE a.id = u.id",
+            [
+                ids,
+                [json.dumps(g[0]) for g in games],
+                [g[1] for g in games],
+                [g[2] for g in games],
+                [g[3] for g in games],
+            ],
+        )
+        cursor.execute("DELETE FROM daily_scorecount WHERE puzzle_id = %s", [puzzle.pk])
+        cursor.execute(
+            "INSERT INTO daily_scorecount (puzzle_id, score, count) "
+            "SELECT puzzle_id, score, count(*) FROM daily_attempt "
+            "WHERE puzzle_id = %s AND official AND state = 'finished' AND NOT held "
+            "GROUP BY puzzle_id, score",
+            [puzzle.pk],
+        )
+        cursor.execute("VACUUM ANALYZE daily_attempt, daily_scorecount")
+    return len(ids)
+
+
 def _probe(
     kind: str, puzzle_id: int, late_id: int, ranked: list[int], stop, worst, runs, final
 ) -> None:
@@ -559,42 +598,14 @@ def close(puzzle, today: datetime.date, rng: random.Random) -> dict[str, float]:
     report their worst latencies."""
     import multiprocessing
 
-    from django.db import connection, connections
+    from django.db import connections
     from django.utils import timezone
 
     from daily.models import Attempt
     from daily.services.puzzles import daily_get_or_create
     from daily.services.rollover import puzzle_close
 
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT id FROM daily_attempt WHERE puzzle_id = %s AND id %% 100 = 0 ORDER BY id",
-            [puzzle.pk],
-        )
-        ids = [row[0] for row in cursor.fetchall()]
-        games = unfinished_games(puzzle, len(ids), rng)
-        cursor.execute(
-            "UPDATE daily_attempt a SET state = 'awaiting_roll', finished_at = NULL, "
-            "actions = u.actions::jsonb, score = u.score, step = u.step, turn = u.turn "
-            "FROM unnest(%s::bigint[], %s::text[], %s::integer[], %s::integer[], %s::integer[]) "
-            "AS u(id, actions, score, step, turn) WHERE a.id = u.id",
-            [
-                ids,
-                [json.dumps(g[0]) for g in games],
-                [g[1] for g in games],
-                [g[2] for g in games],
-                [g[3] for g in games],
-            ],
-        )
-        cursor.execute("DELETE FROM daily_scorecount WHERE puzzle_id = %s", [puzzle.pk])
-        cursor.execute(
-            "INSERT INTO daily_scorecount (puzzle_id, score, count) "
-            "SELECT puzzle_id, score, count(*) FROM daily_attempt "
-            "WHERE puzzle_id = %s AND official AND state = 'finished' AND NOT held "
-            "GROUP BY puzzle_id, score",
-            [puzzle.pk],
-        )
-        cursor.execute("VACUUM ANALYZE daily_attempt, daily_scorecount")
+    leave_unfinished(puzzle, rng)
     now = timezone.now()
     live = daily_get_or_create(day=today, now=now)
     late = Attempt.objects.create(
