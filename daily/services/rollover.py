@@ -3,7 +3,8 @@
 Every function here is idempotent and keeps its state in Postgres: a close claims its puzzle
 under a row lock and marks it closed in the same transaction, so a second run, late or at the
 same time (two beats by mistake, a retried task), finds nothing left to do and says so. A close
-stopped midway rolls back whole, and the next reconcile does it again.
+stopped midway rolls back whole, and the next reconcile does it again. Its slow part, the
+foresight check of each game it finalises, runs before it takes its locks.
 
 No rank is stored per attempt: an attempt's rank and percentile follow from its score and its
 puzzle's ScoreCount rows (daily.selectors.leaderboards.attempt_ranks), which the close freezes
@@ -18,6 +19,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from django.db import connection, transaction
+from django.db.models import Func, IntegerField
 
 from daily.models import Attempt, Puzzle
 from daily.rules.calendar import first_day, published_until
@@ -61,6 +63,9 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
     """Close a puzzle whose actions are over: finalise its unfinished attempts with their banked
     score and freeze the statistics (the ranks with them: they derive from the counts). None when
     it is not due or already closed."""
+    # The foresight checks replay every game left unfinished (most of the close's time): done
+    # before the locks, so that the games and the puzzle stay locked for the writes alone.
+    checked = _foresight_before(puzzle_id, now)
     with transaction.atomic():
         puzzle = (
             Puzzle.objects.select_for_update()
@@ -75,15 +80,22 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
             Attempt.objects.select_for_update()
             .filter(puzzle=puzzle, deadline__isnull=False)
             .exclude(state=Attempt.State.FINISHED)
-            .values_list("id", "official", "score", "actions")
+            .annotate(
+                moves=Func("actions", function="jsonb_array_length", output_field=IntegerField())
+            )
+            .values_list("id", "official", "score", "moves")
         )
         # Every official game finished by the close is checked for foresight like any other;
-        # a held one is not counted.
-        checks = {
-            attempt_id: foresight_fields(puzzle=puzzle, actions=actions)
-            for attempt_id, official, _, actions in unfinished
-            if official
-        }
+        # a held one is not counted. A game's actions only ever grow, so a check made on as
+        # many actions as it has now is its check; one that moved since is checked again.
+        checks = {}
+        for attempt_id, official, _, moves in unfinished:
+            if official:
+                earlier = checked.get(attempt_id)
+                if earlier is None or earlier[0] != moves:
+                    actions = Attempt.objects.values_list("actions", flat=True).get(pk=attempt_id)
+                    earlier = (moves, foresight_fields(puzzle=puzzle, actions=actions))
+                checks[attempt_id] = earlier[1]
         _finalise(puzzle, [row[0] for row in unfinished], checks, now)
         if puzzle.turn_time is not None:
             _running_turns_end(puzzle)
@@ -93,6 +105,23 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
         puzzle.closed_at = now
         counts = stats_freeze(puzzle=puzzle)
     return Closed(puzzle=str(puzzle), finalised=len(unfinished), players=counts.total)
+
+
+def _foresight_before(puzzle_id: int, now: datetime.datetime) -> dict[int, tuple[int, dict]]:
+    """The foresight check of each unfinished official game of a puzzle due to close, with the
+    number of actions it was made on; nothing when the puzzle is not due or closed already."""
+    puzzle = Puzzle.objects.filter(pk=puzzle_id, closed_at__isnull=True, closes_at__lte=now).first()
+    if puzzle is None:
+        return {}
+    games = (
+        Attempt.objects.filter(puzzle=puzzle, deadline__isnull=False, official=True)
+        .exclude(state=Attempt.State.FINISHED)
+        .values_list("id", "actions")
+    )
+    return {
+        attempt_id: (len(actions), foresight_fields(puzzle=puzzle, actions=actions))
+        for attempt_id, actions in games
+    }
 
 
 # docs/play.md: at close an unfinished game keeps what it banked; points at risk are lost. One

@@ -10,8 +10,10 @@ import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
 from daily.selectors.leaderboards import attempt_ranks
 from daily.services import rollover
+from daily.services.attempts import attempt_act
 from daily.services.players import player_create
 from daily.services.rollover import puzzle_close, reconcile
+from farkle import foresight
 from tests.helpers import race
 
 from .helpers import act, play_greedy, post, start_daily
@@ -382,3 +384,67 @@ def test_a_finalised_game_reads_as_finished_with_its_banked_score(client, clock)
         0,
     )
     assert shown["turns"][-1]["done"] is True
+
+
+def test_a_game_that_moves_after_the_early_foresight_check_is_checked_again(
+    client, clock, monkeypatch
+):
+    # The close checks its unfinished games for foresight before taking its locks; an action in
+    # flight at the deadline may still land before them, and then the game is checked again.
+    attempt = start_daily(client, DAY)
+    while attempt["state"] != "awaiting_keep":
+        attempt = act(client, attempt, {"action": "roll"}).json()
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+    early = {}
+
+    def check_then_act(puzzle_id, now):
+        early.update(rollover_foresight_before(puzzle_id, now))
+        attempt_act(
+            attempt_id=attempt["id"],
+            player_id=Attempt.objects.get(pk=attempt["id"]).player_id,
+            step=attempt["step"],
+            action={"action": "keep", "dice": best["dice"], "then": "bank"},
+            now=at(0, 1, 29, day=30),
+        )
+        return early
+
+    rollover_foresight_before = rollover._foresight_before
+    monkeypatch.setattr(rollover, "_foresight_before", check_then_act)
+    puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
+
+    game = Attempt.objects.get(pk=attempt["id"])
+    expected = foresight.check(daily(DAY).seed(), game.actions, game.puzzle.table)
+    assert (early[game.pk][0], len(game.actions)) == (len(game.actions) - 1, len(game.actions))
+    assert (game.foresight, game.foresight_p) == (expected.summary(), expected.p)
+    assert game.foresight["banks"] == 1 and early[game.pk][1]["foresight"]["banks"] == 0
+
+
+def test_the_early_foresight_check_is_the_one_stored_when_the_game_did_not_move(
+    client, clock, monkeypatch
+):
+    attempt = start_daily(client, DAY)
+    attempt = act(client, attempt, {"action": "roll"}).json()
+    seen = []
+
+    def checked_again(**kwargs):
+        raise AssertionError("checked again under the locks")
+
+    def early(puzzle_id, now):
+        checked = rollover_foresight_before(puzzle_id, now)
+        seen.append(checked)
+        # The game did not move: the check just made is the one the close stores.
+        monkeypatch.setattr(rollover, "foresight_fields", checked_again)
+        return checked
+
+    rollover_foresight_before = rollover._foresight_before
+    monkeypatch.setattr(rollover, "_foresight_before", early)
+    puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
+
+    game = Attempt.objects.get(pk=attempt["id"])
+    expected = foresight.check(daily(DAY).seed(), game.actions, game.puzzle.table)
+    assert list(seen[0]) == [game.pk]
+    assert (game.state, game.foresight, game.foresight_p) == (
+        "finished",
+        expected.summary(),
+        expected.p,
+    )
