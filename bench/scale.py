@@ -5,7 +5,8 @@ Creates a database of its own (the site's name with ``_bench_scale``, on the ser
 each (COPY, as bench/leaderboard.py), and after the first day and after the last measures, through
 the site's own functions in this process: a start (a new player's official attempt on today's
 daily), an action (the first roll of such a game), a player's rank on the latest day, and the
-table's size; then closes the latest day. The growth between the two columns is what 100 days
+table's size; then closes the latest day with 1 % of its games left half-played (as
+bench/leaderboard.py does). The growth between the two columns is what 100 days
 would add, a little at a time: B-tree depth grows with the logarithm of the rows, the close with
 one day's. Run with ``python bench/scale.py`` from the repository root.
 """
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 from databases import bench_database, recreate_database, server_url
-from leaderboard import load, load_players, p99, score_weights, setup_django
+from leaderboard import leave_unfinished, load, load_players, p99, score_weights, setup_django
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -122,10 +123,12 @@ def run(days: int, players: int, runs: int, rng: random.Random) -> None:
             f"{measure_name:<48}{p50_1:>10.2f}{p99_1:>10.2f}{p50_n:>11.2f}{p99_n:>11.2f}"
             f"{p50_n / p50_1:>13.2f}×"
         )
+    leave_unfinished(latest, rng)
     begin = time.perf_counter()
     closed = puzzle_close(puzzle_id=latest.pk, now=timezone.now())
     print(
-        f"close of the latest day ({closed.players:,} ranked) with {days * players:,} rows: "
+        f"close of the latest day ({closed.finalised:,} half-played games finalised, "
+        f"{closed.players:,} ranked) with {days * players:,} rows: "
         f"{time.perf_counter() - begin:.1f} s (bench/leaderboard.py: the same day alone)"
     )
 

@@ -231,6 +231,7 @@ class ChallengeLeaderboardSerializer(LeaderboardSerializer):
 class ChallengeLeaderboardApi(ChallengeApiBase, PuzzleLeaderboardApi):
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "challenge_lookup"
+    timed_entries = True
 
     @extend_schema(
         parameters=[LeaderboardQuerySerializer],

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from daily.models import Attempt
+from daily.selectors.leaderboards import attempt_ranks
 from daily.services.foresight import attempt_hold, attempt_release
 from farkle import foresight
 
@@ -66,6 +67,19 @@ class AttemptAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+    # Derived from the puzzle's counts (nothing is stored per attempt): the page shows one
+    # attempt, so one query for both.
+    def _standing(self, attempt: Attempt) -> tuple[int | None, float | None]:
+        return attempt_ranks([attempt.pk]).get(attempt.pk, (None, None))
+
+    @admin.display(description="rank")
+    def rank(self, attempt: Attempt) -> int | None:
+        return self._standing(attempt)[0]
+
+    @admin.display(description="percentile")
+    def percentile(self, attempt: Attempt) -> float | None:
+        return self._standing(attempt)[1]
 
     @admin.display(description="foresight check")
     def decisions_summary(self, attempt: Attempt) -> str:

@@ -186,8 +186,8 @@ class Attempt(models.Model):
     time_taken = models.DurationField(default=datetime.timedelta)
     # Finished by the day's close rather than by the player (its unbanked points were lost).
     finalised_at_close = models.BooleanField(default=False)
-    rank = models.PositiveIntegerField(null=True, blank=True)
-    percentile = models.FloatField(null=True, blank=True)
+    # No rank or percentile is stored: both follow from the score and the puzzle's ScoreCount
+    # rows (daily.selectors.leaderboards.attempt_ranks), so a close writes no ranked row.
     # Practice while its puzzle is open plays dice of its own (issue 10: a practice game on the
     # puzzle's dice would show an open puzzle's coming throws); archive play keeps the puzzle's.
     dice_source = models.CharField(
@@ -236,13 +236,15 @@ class Attempt(models.Model):
         ]
         indexes = [
             # The leaderboard's pages: official finished attempts not held, best score, earliest
-            # finish.
+            # finish; with the player, so that a page's rows come from the index alone (the
+            # column never changes, so it costs no update a write).
             models.Index(
                 "puzzle",
                 models.F("score").desc(),
                 "finished_at",
                 "id",
                 condition=Q(official=True, state="finished", held=False),
+                include=["player"],
                 name="attempt_leaderboard",
             ),
         ]

@@ -19,10 +19,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from daily.apis import schemas
-from daily.apis.payloads import attempt_data, puzzle_ref, verification_data
+from daily.apis.payloads import attempt_data, iso, puzzle_ref, verification_data
 from daily.models import Puzzle
 from daily.selectors.analysis import reference_score
-from daily.selectors.leaderboards import Leaderboard, leaderboard_page
+from daily.selectors.leaderboards import (
+    Distribution,
+    Entry,
+    Leaderboard,
+    Standing,
+    leaderboard_page,
+)
 from daily.selectors.verification import verification_attempt
 from daily.services.attempts import attempt_start, attempt_start_allowed
 from daily.web.session import session_player, session_player_or_create
@@ -30,11 +36,72 @@ from daily.web.throttles import NewGuestThrottle
 from farkle_site.drf import ScopedPlayerThrottle
 
 
+def _entry_data(entry: Entry, timed: bool) -> dict[str, Any]:
+    data = {
+        "rank": entry.rank,
+        "name": entry.name,
+        "score": entry.score,
+        "finished_at": iso(entry.finished_at),
+        "attempt": entry.attempt,
+        "mine": entry.mine,
+    }
+    if timed:
+        data["time_taken"] = entry.time_taken
+    return data
+
+
+def _standing_data(me: Standing | None) -> dict[str, Any] | None:
+    if me is None:
+        return None
+    return {
+        "rank": me.rank,
+        "name": me.name,
+        "score": me.score,
+        "finished_at": iso(me.finished_at),
+        "percentile": me.percentile,
+        "attempt": me.attempt,
+    }
+
+
+# The distribution's payload, by the identity of the (shared) Distribution the selector gives
+# for the same counts: hundreds of tallies turned into dicts once per process between finishes,
+# rather than on every read. The object is kept beside its payload so that its id is not reused.
+_DISTRIBUTIONS: dict[int, tuple[Distribution, dict[str, Any]]] = {}
+
+
+def _distribution_data(distribution: Distribution) -> dict[str, Any]:
+    cached = _DISTRIBUTIONS.get(id(distribution))
+    if cached is not None and cached[0] is distribution:
+        return cached[1]
+    data = {
+        "bucket_width": distribution.bucket_width,
+        "histogram": [
+            {"start": b.start, "end": b.end, "count": b.count} for b in distribution.histogram
+        ],
+        "scores": [{"score": t.score, "count": t.count} for t in distribution.scores],
+        "mean": distribution.mean,
+        "median": distribution.median,
+        "best": distribution.best,
+    }
+    if len(_DISTRIBUTIONS) >= 32:
+        _DISTRIBUTIONS.clear()
+    _DISTRIBUTIONS[id(distribution)] = (distribution, data)
+    return data
+
+
 def leaderboard_data(
-    puzzle: Puzzle, board: Leaderboard, now: datetime.datetime, reference: int | None = None
+    puzzle: Puzzle,
+    board: Leaderboard,
+    now: datetime.datetime,
+    reference: int | None = None,
+    *,
+    timed_entries: bool = False,
 ) -> dict[str, Any]:
-    """A leaderboard as the API shows it (a day's or a challenge's); ``reference`` is the
-    optimal player's score when the caller may see it."""
+    """A leaderboard as the API shows it (a day's or a challenge's), in the JSON shapes its
+    serializer documents (``LeaderboardSerializer``; built directly, since turning every score
+    of the distribution through DRF's fields cost more than the rest of the read);
+    ``reference`` is the optimal player's score when the caller may see it; ``timed_entries``:
+    the entries carry ``time_taken`` (a challenge's board)."""
     status = puzzle.status(now)
     return {
         **puzzle_ref(puzzle),
@@ -46,15 +113,15 @@ def leaderboard_data(
         "page_size": board.page_size,
         "pages": board.pages,
         "players": board.ranked,
-        "entries": board.entries,
-        "me": board.me,
-        "distribution": board.distribution,
+        "entries": [_entry_data(entry, timed_entries) for entry in board.entries],
+        "me": _standing_data(board.me),
+        "distribution": _distribution_data(board.distribution),
         "reference": None if reference is None else {"label": "optimal", "score": reference},
     }
 
 
 def leaderboard_for_request(
-    request: Request, puzzle: Puzzle, now: datetime.datetime
+    request: Request, puzzle: Puzzle, now: datetime.datetime, *, timed_entries: bool = False
 ) -> dict[str, Any]:
     """The leaderboard of a puzzle for the request's ``page`` and ``accounts`` (a day's or a
     challenge's)."""
@@ -69,7 +136,7 @@ def leaderboard_for_request(
         accounts=query.validated_data["accounts"],
     )
     reference = reference_score(puzzle=puzzle, player=player, now=now, ranked=board.me is not None)
-    return leaderboard_data(puzzle, board, now, reference)
+    return leaderboard_data(puzzle, board, now, reference, timed_entries=timed_entries)
 
 
 def verification_response(request: Request, puzzle) -> Response:
@@ -114,7 +181,11 @@ class PuzzleAttemptsApi(PuzzleApi):
 
 
 class PuzzleLeaderboardApi(PuzzleApi):
-    # A puzzle's leaderboard for ``?page=&accounts=``, with ``leaderboard_extra`` fields.
+    # A puzzle's leaderboard for ``?page=&accounts=``, with ``leaderboard_extra`` fields. The
+    # payload is built in the shapes of ``get_serializer_class()``, which documents it (and a
+    # test holds the two equal); ``timed_entries``: its entries have ``time_taken``.
+
+    timed_entries = False
 
     def leaderboard_extra(self, puzzle: Puzzle) -> dict[str, Any]:
         """Fields a kind of puzzle adds to its leaderboard."""
@@ -123,8 +194,8 @@ class PuzzleLeaderboardApi(PuzzleApi):
     def get(self, request: Request, **url_kwargs: Any) -> Response:
         now = timezone.now()
         puzzle = self.find_puzzle(now=now, **url_kwargs)
-        data = {**leaderboard_for_request(request, puzzle, now), **self.leaderboard_extra(puzzle)}
-        return Response(self.get_serializer_class()(data).data)
+        board = leaderboard_for_request(request, puzzle, now, timed_entries=self.timed_entries)
+        return Response({**board, **self.leaderboard_extra(puzzle)})
 
     @abstractmethod
     def get_serializer_class(self) -> type:

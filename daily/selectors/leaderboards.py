@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import datetime
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 
 from django.db import connection
@@ -76,6 +78,11 @@ class ScoreLadder:
             counts=counts,
             below=(0, *accumulate(counts)),
         )
+
+    @classmethod
+    def of_sorted(cls, scores: list[int], counts: list[int]) -> ScoreLadder:
+        """The ladder of distinct scores already ascending, each with a positive count."""
+        return cls(scores=tuple(scores), counts=tuple(counts), below=(0, *accumulate(counts)))
 
     @property
     def total(self) -> int:
@@ -191,6 +198,63 @@ def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreLadder:
     return ScoreLadder.of(list(puzzle.score_counts.values_list("score", "count")))
 
 
+# The untimed public page: walked and skipped on `attempt_leaderboard` alone (an index-only scan:
+# the index holds the condition, the order and the player), then the page's 50 rows joined to
+# their players. time_taken, untimed, is left out.
+_RANKED_WHERE = "puzzle_id = %(puzzle)s AND official AND state = 'finished' AND NOT held"
+_PAGE_ROWS = """
+SELECT a.id, a.score, a.finished_at, p.display_name, a.player_id, NULL
+FROM ({page}) AS a JOIN daily_player p ON p.id = a.player_id
+ORDER BY a.score DESC, a.finished_at, a.id
+"""
+_COLUMNS = "id, score, finished_at, player_id"
+# From the start of the page's first score: ``skip`` of its attempts passed over.
+_PAGE_FORWARD = _PAGE_ROWS.format(
+    page=f"""
+    SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score <= %(score)s
+    ORDER BY score DESC, finished_at, id OFFSET %(skip)s LIMIT %(size)s"""
+)
+# From the end of the page's first score, backwards (the same index read the other way), then
+# the start of the lower scores: past the middle of a score the database passes over fewer.
+_PAGE_BACKWARD = _PAGE_ROWS.format(
+    page=f"""
+    (SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score = %(score)s
+     ORDER BY finished_at DESC, id DESC OFFSET %(after)s LIMIT %(here)s)
+    UNION ALL
+    (SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score < %(score)s
+     ORDER BY score DESC, finished_at, id LIMIT %(below)s)"""
+)
+
+
+def _public_page_rows(puzzle: Puzzle, counts: ScoreLadder, score: int, skip: int, size: int):
+    # A deep page skips attempts of one score only, up to all of them (the most common score
+    # of a 1,000,000-player day has about 11,000): from whichever end of that score is nearer.
+    count = counts.counts[bisect_left(counts.scores, score)]
+    params = {"puzzle": puzzle.pk, "score": score, "skip": skip, "size": size}
+    if skip <= count // 2:
+        sql = _PAGE_FORWARD
+    else:
+        here = min(size, count - skip)
+        params.update(after=count - skip - here, here=here, below=size - here)
+        sql = _PAGE_BACKWARD
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _page_rows(puzzle: Puzzle, accounts: bool, start_score: int, skip: int, size: int) -> list:
+    # The same walk through the ORM, for account holders and timed challenges (their order).
+    order = order_of(puzzle)
+    ids = _ranked(puzzle, accounts).filter(score__lte=start_score).order_by(*order).values("id")
+    return list(
+        Attempt.objects.filter(pk__in=ids[skip : skip + size])
+        .order_by(*order)
+        .values_list(
+            "id", "score", "finished_at", "player__display_name", "player_id", "time_taken"
+        )
+    )
+
+
 def leaderboard_entries(
     *,
     puzzle: Puzzle,
@@ -210,18 +274,13 @@ def leaderboard_entries(
     # The counts say which score the page starts at, so the database skips only attempts of
     # that one score, never every attempt above a deep page as a plain OFFSET would.
     start_score, skip = counts.start_of(position)
-    # Only the ids are walked and skipped (an index-only scan of `attempt_leaderboard`); the
-    # page's rows alone are then read and joined to their players.
-    order = order_of(puzzle)
     timed = puzzle.turn_seconds is not None
-    ids = _ranked(puzzle, accounts).filter(score__lte=start_score).order_by(*order).values("id")
-    rows = (
-        Attempt.objects.filter(pk__in=ids[skip : skip + page_size])
-        .order_by(*order)
-        .values_list(
-            "id", "score", "finished_at", "player__display_name", "player_id", "time_taken"
-        )
-    )
+    if accounts or timed:
+        rows = _page_rows(puzzle, accounts, start_score, skip, page_size)
+    else:
+        # The daily's board, read most: one statement written out (the ORM's building of it
+        # cost more than the database's work).
+        rows = _public_page_rows(puzzle, counts, start_score, skip, page_size)
     closed = now >= puzzle.closes_at
     entries = []
     before = previous = None
@@ -328,8 +387,89 @@ def _standing_alone(puzzle: Puzzle, player: Player) -> Standing | None:
     )
 
 
+# Each listed attempt's standing, derived rather than stored (a close would otherwise write every
+# ranked row of its day, a million on a big day): the sums over its puzzle's ScoreCount rows
+# (distinct scores, a few hundred), and on a timed challenge the attempts of the same score ahead
+# of it by TIMED_ORDER (few players, on the leaderboard's index). Only ranked attempts come back:
+# official, finished and not held, exactly _ranked()'s condition.
+_RANKS = """
+SELECT a.id, c.higher, c.lower, c.total,
+       CASE WHEN p.turn_seconds IS NULL THEN 0 ELSE (
+           SELECT count(*) FROM daily_attempt b
+           WHERE b.puzzle_id = a.puzzle_id AND b.official AND b.state = 'finished'
+             AND NOT b.held AND b.score = a.score
+             AND (b.time_taken, b.finished_at, b.id) < (a.time_taken, a.finished_at, a.id)
+       ) END
+FROM daily_attempt a
+JOIN daily_puzzle p ON p.id = a.puzzle_id
+CROSS JOIN LATERAL (
+    SELECT COALESCE(SUM(s.count) FILTER (WHERE s.score > a.score), 0) AS higher,
+           COALESCE(SUM(s.count) FILTER (WHERE s.score < a.score), 0) AS lower,
+           COALESCE(SUM(s.count), 0) AS total
+    FROM daily_scorecount s WHERE s.puzzle_id = a.puzzle_id
+) c
+WHERE a.id = ANY(%s) AND a.official AND a.state = 'finished' AND NOT a.held
+"""
+
+
+def attempt_ranks(attempt_ids: Iterable[int]) -> dict[int, tuple[int, float | None]]:
+    """The rank and percentile of each listed attempt that is ranked, as its puzzle's leaderboard
+    shows it (live while the puzzle is open, final once closed), in one query; attempts not
+    ranked (practice, unfinished, held) are left out."""
+    ids = list(attempt_ids)
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_RANKS, [ids])
+        rows = cursor.fetchall()
+    return {
+        attempt_id: (rank_of(higher + before), percentile_of(lower, total))
+        for attempt_id, higher, lower, total, before in rows
+    }
+
+
+# The public board's counts and the caller's ranked attempt (if any), in one statement: the
+# counts as two arrays (one row to read rather than a row per score), the attempt through the
+# unique index of official attempts.
+_LADDER_AND_MINE = """
+SELECT l.scores, l.counts, a.id, a.score, a.finished_at
+FROM (
+    SELECT array_agg(score ORDER BY score), array_agg(count ORDER BY score)
+    FROM daily_scorecount WHERE puzzle_id = %s AND count > 0
+) AS l (scores, counts)
+LEFT JOIN daily_attempt a
+  ON a.puzzle_id = %s AND a.player_id = %s
+  AND a.official AND a.state = 'finished' AND NOT a.held
+"""
+
+
+def _ladder_and_standing(puzzle: Puzzle, player: Player | None):
+    with connection.cursor() as cursor:
+        cursor.execute(_LADDER_AND_MINE, [puzzle.pk, puzzle.pk, player and player.pk])
+        scores, counts, attempt_id, score, finished_at = cursor.fetchone()
+    ladder = ScoreLadder.of_sorted(scores or [], counts or [])
+    if attempt_id is None:
+        return ladder, None
+    return ladder, Standing(
+        rank=ladder.rank(score),
+        name=player.display_name,
+        score=score,
+        finished_at=finished_at,
+        percentile=ladder.percentile(score),
+        attempt=attempt_id,
+    )
+
+
 def score_distribution(*, counts: ScoreLadder, bucket_width: int = BUCKET_WIDTH) -> Distribution:
-    """The histogram of scores from 0 to the best one, the raw counts, mean, median and best."""
+    """The histogram of scores from 0 to the best one, the raw counts, mean, median and best.
+
+    The same counts give the same (shared, not to be changed) object: a board read many times
+    between two finishes builds it once per process."""
+    return _distribution(counts, bucket_width)
+
+
+@lru_cache(maxsize=16)
+def _distribution(counts: ScoreLadder, bucket_width: int) -> Distribution:
     tallies = [
         ScoreTally(score=s, count=c) for s, c in zip(counts.scores, counts.counts, strict=True)
     ]
@@ -375,7 +515,11 @@ def leaderboard_page(
     Live while the puzzle is open; attempt ids (the way to other players' games) appear once it
     has closed.
     """
-    counts = score_counts(puzzle=puzzle, accounts=accounts)
+    if accounts or puzzle.turn_seconds is not None:
+        counts = score_counts(puzzle=puzzle, accounts=accounts)
+        me = player_standing(puzzle=puzzle, player=player, counts=counts, accounts=accounts)
+    else:
+        counts, me = _ladder_and_standing(puzzle, player)
     return Leaderboard(
         accounts=accounts,
         page=page,
@@ -391,6 +535,6 @@ def leaderboard_page(
             accounts=accounts,
             player=player,
         ),
-        me=player_standing(puzzle=puzzle, player=player, counts=counts, accounts=accounts),
+        me=me,
         distribution=score_distribution(counts=counts),
     )

@@ -53,34 +53,29 @@ def streaks(days: Iterable[datetime.date], *, today: datetime.date) -> tuple[int
     return (run if alive else 0), best
 
 
-def _live_rank(result: DayResult, *, puzzle_id: int, today: datetime.date) -> DayResult:
-    """Today's finished result with its rank as the leaderboard shows it now: ranks are stored
-    when the day closes, and until then "–" beside the leaderboard's "#1" would contradict it.
-    One query, for today's result only, so the cost does not grow with the history."""
-    if result.day != today or result.rank is not None or result.state != Attempt.State.FINISHED:
-        return result
-    counts = leaderboard.score_counts(puzzle=Puzzle(pk=puzzle_id))
-    if not counts.total:
-        return result
-    return replace(
-        result, rank=counts.rank(result.score), percentile=counts.percentile(result.score)
-    )
-
-
 def player_stats(*, player: Player, today: datetime.date) -> PlayerStats:
-    """The player's stats and latest official daily results, in one query.
+    """The player's stats and latest official daily results, in two queries.
 
     One row per day ever played, so a player of ten years reads a few thousand small rows: less
-    than the round trips of separate aggregates and streak queries would cost.
+    than the round trips of separate aggregates and streak queries would cost. The ranks, derived
+    from each day's counts (as its leaderboard shows them, live today, final once closed), are
+    read for the listed results only, so their cost does not grow with the history.
     """
     rows = (
         Attempt.objects.filter(player=player, official=True, puzzle__kind=Puzzle.Kind.DAILY)
         .order_by("-puzzle__day")
-        .values_list(
-            "puzzle__day", "id", "state", "score", "finished_at", "rank", "percentile", "puzzle_id"
-        )
+        .values_list("puzzle__day", "id", "state", "score", "finished_at")
     )
-    results = [_live_rank(DayResult(*row[:-1]), puzzle_id=row[-1], today=today) for row in rows]
+    results = [DayResult(*row, rank=None, percentile=None) for row in rows]
+    ranks = leaderboard.attempt_ranks(
+        r.attempt_id for r in results[:HISTORY_LENGTH] if r.state == Attempt.State.FINISHED
+    )
+    history = [
+        replace(r, rank=ranks[r.attempt_id][0], percentile=ranks[r.attempt_id][1])
+        if r.attempt_id in ranks
+        else r
+        for r in results[:HISTORY_LENGTH]
+    ]
     finished = [r for r in results if r.state == Attempt.State.FINISHED]
     scores = [r.score for r in finished]
     current, best = streaks((r.day for r in finished), today=today)
@@ -92,5 +87,5 @@ def player_stats(*, player: Player, today: datetime.date) -> PlayerStats:
         current_streak=current,
         best_streak=best,
         last_played=results[0].day if results else None,
-        history=results[:HISTORY_LENGTH],
+        history=history,
     )

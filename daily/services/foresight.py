@@ -34,8 +34,9 @@ def _recount(puzzle: Puzzle, score: int, delta: int) -> None:
     else:
         ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + delta)
     if puzzle.closed_at is not None:
-        # The close froze ranks, percentiles and statistics: freeze them again with this game.
-        rollover.ranks_freeze(puzzle=puzzle)
+        # The close froze the statistics: freeze them again with this game (ranks and
+        # percentiles derive from the counts just changed).
+        rollover.stats_freeze(puzzle=puzzle)
 
 
 def _lock_puzzle_of(attempt_id: int) -> None:
@@ -56,7 +57,7 @@ def attempt_release(*, attempt_id: int, user=None, now: datetime.datetime) -> bo
 
 def attempt_hold(*, attempt_id: int) -> bool:
     """Take a finished official game off the leaderboard; False when it was held already."""
-    return _held_set(attempt_id=attempt_id, held=True, changes={"rank": None, "percentile": None})
+    return _held_set(attempt_id=attempt_id, held=True, changes={})
 
 
 def _held_set(*, attempt_id: int, held: bool, changes: dict[str, Any]) -> bool:

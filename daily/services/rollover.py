@@ -2,29 +2,28 @@
 
 Every function here is idempotent and keeps its state in Postgres: a close claims its puzzle
 under a row lock and marks it closed in the same transaction, so a second run, late or at the
-same time (two beats by mistake, a retried task), finds nothing left to do and says so. Each
-attempt's rank is stored after that transaction, in batches; a reconcile finishes what a stopped
-close left of them.
+same time (two beats by mistake, a retried task), finds nothing left to do and says so. A close
+stopped midway rolls back whole, and the next reconcile does it again. Its slow part, the
+foresight check of each game it finalises, runs before it takes its locks.
+
+No rank is stored per attempt: an attempt's rank and percentile follow from its score and its
+puzzle's ScoreCount rows (daily.selectors.leaderboards.attempt_ranks), which the close freezes
+along with the statistics; on a timed challenge the time taken, ended by the close, breaks ties.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from django.db import connection, transaction
+from django.db.models import Func, IntegerField
 
 from daily.models import Attempt, Puzzle
 from daily.rules.calendar import first_day, published_until
-from daily.selectors.leaderboards import (
-    TIMED_ORDER,
-    ScoreLadder,
-    score_counts,
-    score_distribution,
-    tie_rank,
-)
-from daily.services.attempts import score_count_add
+from daily.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
 from daily.services.foresight import foresight_fields
 from daily.services.puzzles import daily_create
 
@@ -60,17 +59,13 @@ class Report:
         return asdict(self)
 
 
-# A close's ranks left unstored by a crash are stored by the reconciles of this long after it.
-RANKS_RESUMED_WITHIN = datetime.timedelta(days=2)
-# Rows whose rank one short transaction stores: a batch's row locks and WAL stay small, and a
-# release or another close waits at most one batch for the puzzle (see ranks_store).
-RANK_BATCH = 50_000
-
-
 def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
     """Close a puzzle whose actions are over: finalise its unfinished attempts with their banked
-    score, freeze the statistics and store every ranked attempt's rank and percentile. None when
+    score and freeze the statistics (the ranks with them: they derive from the counts). None when
     it is not due or already closed."""
+    # The foresight checks replay every game left unfinished (most of the close's time): done
+    # before the locks, so that the games and the puzzle stay locked for the writes alone.
+    checked = _foresight_before(puzzle_id, now)
     with transaction.atomic():
         puzzle = (
             Puzzle.objects.select_for_update()
@@ -85,38 +80,99 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
             Attempt.objects.select_for_update()
             .filter(puzzle=puzzle, deadline__isnull=False)
             .exclude(state=Attempt.State.FINISHED)
-            .values_list("id", "official", "score", "actions")
+            .annotate(
+                moves=Func("actions", function="jsonb_array_length", output_field=IntegerField())
+            )
+            .values_list("id", "official", "score", "moves")
         )
-        # docs/play.md: at close an unfinished game keeps what it banked; points at risk are lost.
-        Attempt.objects.filter(id__in=[row[0] for row in unfinished]).update(
-            state=Attempt.State.FINISHED,
-            finished_at=puzzle.closes_at,
-            finalised_at_close=True,
-            updated_at=now,
-        )
+        # Every official game finished by the close is checked for foresight like any other;
+        # a held one is not counted. A game's actions only ever grow, so a check made on as
+        # many actions as it has now is its check; one that moved since is checked again.
+        checks = {}
+        for attempt_id, official, _, moves in unfinished:
+            if official:
+                earlier = checked.get(attempt_id)
+                if earlier is None or earlier[0] != moves:
+                    actions = Attempt.objects.values_list("actions", flat=True).get(pk=attempt_id)
+                    earlier = (moves, foresight_fields(puzzle=puzzle, actions=actions))
+                checks[attempt_id] = earlier[1]
+        _finalise(puzzle, [row[0] for row in unfinished], checks, now)
         if puzzle.turn_time is not None:
             _running_turns_end(puzzle)
-        # Every official game finished by the close is checked for foresight like any other;
-        # a held one is not counted.
-        checked = []
-        for attempt_id, official, _, actions in unfinished:
-            if official:
-                checked.append(
-                    Attempt(pk=attempt_id, **foresight_fields(puzzle=puzzle, actions=actions))
-                )
-        Attempt.objects.bulk_update(checked, ["foresight_p", "foresight", "held"], batch_size=500)
-        held = {a.pk for a in checked if a.held}
+        held = {attempt_id for attempt_id, check in checks.items() if check["held"]}
         scores = Counter(s for i, official, s, _ in unfinished if official and i not in held)
-        for score, count in scores.items():
-            score_count_add(puzzle=puzzle, score=score, count=count)
+        _scores_count(puzzle, scores)
         puzzle.closed_at = now
         counts = stats_freeze(puzzle=puzzle)
-    # Committed: the day reads as closed and final (its leaderboard, ranks included, comes from
-    # the counts). Storing each attempt's rank writes every ranked row, a million on a big day:
-    # in one transaction that held the unfinished games' locks for a minute, so it comes after,
-    # in batches; a reconcile finishes what a crash here left (ranks_pending).
-    ranks_store(puzzle=puzzle)
     return Closed(puzzle=str(puzzle), finalised=len(unfinished), players=counts.total)
+
+
+def _foresight_before(puzzle_id: int, now: datetime.datetime) -> dict[int, tuple[int, dict]]:
+    """The foresight check of each unfinished official game of a puzzle due to close, with the
+    number of actions it was made on; nothing when the puzzle is not due or closed already."""
+    puzzle = Puzzle.objects.filter(pk=puzzle_id, closed_at__isnull=True, closes_at__lte=now).first()
+    if puzzle is None:
+        return {}
+    games = (
+        Attempt.objects.filter(puzzle=puzzle, deadline__isnull=False, official=True)
+        .exclude(state=Attempt.State.FINISHED)
+        .values_list("id", "actions")
+    )
+    return {
+        attempt_id: (len(actions), foresight_fields(puzzle=puzzle, actions=actions))
+        for attempt_id, actions in games
+    }
+
+
+# docs/play.md: at close an unfinished game keeps what it banked; points at risk are lost. One
+# statement writes each game once, its foresight check with it (Django's bulk_update built a CASE
+# per row in Python: seconds for ten thousand games).
+_FINALISE = """
+UPDATE daily_attempt a
+SET state = 'finished', finished_at = %s, finalised_at_close = true, updated_at = %s,
+    foresight_p = CASE WHEN r.checked THEN r.p ELSE a.foresight_p END,
+    foresight = CASE WHEN r.checked THEN r.summary::jsonb ELSE a.foresight END,
+    held = CASE WHEN r.checked THEN r.held ELSE a.held END
+FROM unnest(%s::bigint[], %s::boolean[], %s::double precision[], %s::text[], %s::boolean[])
+    AS r(id, checked, p, summary, held)
+WHERE a.id = r.id
+"""
+
+
+def _finalise(
+    puzzle: Puzzle, ids: list[int], checks: dict[int, dict], now: datetime.datetime
+) -> None:
+    if not ids:
+        return
+    nothing = {"foresight_p": None, "foresight": None, "held": False}
+    fields = [checks.get(attempt_id, nothing) for attempt_id in ids]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _FINALISE,
+            [
+                puzzle.closes_at,
+                now,
+                ids,
+                [attempt_id in checks for attempt_id in ids],
+                [f["foresight_p"] for f in fields],
+                [None if f["foresight"] is None else json.dumps(f["foresight"]) for f in fields],
+                [f["held"] for f in fields],
+            ],
+        )
+
+
+# The finalised games counted, every score in one statement (what score_count_add does for one).
+_SCORES_COUNT = """
+INSERT INTO daily_scorecount (puzzle_id, score, count)
+SELECT %s, r.score, r.count FROM unnest(%s::integer[], %s::integer[]) AS r(score, count)
+ON CONFLICT (puzzle_id, score) DO UPDATE SET count = daily_scorecount.count + EXCLUDED.count
+"""
+
+
+def _scores_count(puzzle: Puzzle, scores: Counter) -> None:
+    if scores:
+        with connection.cursor() as cursor:
+            cursor.execute(_SCORES_COUNT, [puzzle.pk, list(scores), list(scores.values())])
 
 
 def _running_turns_end(puzzle: Puzzle) -> None:
@@ -134,23 +190,6 @@ def _running_turns_end(puzzle: Puzzle) -> None:
     Attempt.objects.bulk_update(ended, ["time_taken", "turn_started_at"], batch_size=500)
 
 
-def _timed_ranks_freeze(puzzle: Puzzle, counts: ScoreLadder) -> int:
-    # Issue 14: a timed challenge's equal scores are told apart by their time taken (a
-    # challenge's players are few: one row each).
-    ranked = Attempt.objects.filter(
-        puzzle=puzzle, official=True, state=Attempt.State.FINISHED, held=False
-    )
-    frozen = []
-    before, previous = 0, None
-    for attempt in ranked.order_by(*TIMED_ORDER).only("id", "score"):
-        before = before + 1 if attempt.score == previous else 0
-        previous = attempt.score
-        attempt.rank = tie_rank(counts, attempt.score, before, True)
-        attempt.percentile = counts.percentile(attempt.score)
-        frozen.append(attempt)
-    return Attempt.objects.bulk_update(frozen, ["rank", "percentile"], batch_size=500)
-
-
 def stats_freeze(*, puzzle: Puzzle) -> ScoreLadder:
     """Freeze the final statistics of a closing or closed puzzle from its counts (inside the
     caller's transaction, the puzzle locked)."""
@@ -161,94 +200,6 @@ def stats_freeze(*, puzzle: Puzzle) -> ScoreLadder:
     }
     puzzle.save(update_fields=["final_stats", "closed_at"])
     return counts
-
-
-# One statement for a range of scores: each ranked attempt joined to its score's rank and
-# percentile (computed by ScoreLadder, the leaderboard's own arithmetic), on the leaderboard's
-# index; rows already holding the right values are not written again.
-_RANKS_UPDATE = """
-UPDATE daily_attempt a SET rank = r.rank, percentile = r.percentile
-FROM unnest(%s::integer[], %s::integer[], %s::double precision[]) AS r(score, rank, percentile)
-WHERE a.puzzle_id = %s AND a.official AND a.state = 'finished' AND NOT a.held
-  AND a.score = r.score AND a.score BETWEEN %s AND %s
-  AND (a.rank IS DISTINCT FROM r.rank OR a.percentile IS DISTINCT FROM r.percentile)
-"""
-
-
-def _ranks_update(puzzle: Puzzle, counts: ScoreLadder, scores: list[int]) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _RANKS_UPDATE,
-            [
-                scores,
-                [counts.rank(s) for s in scores],
-                [counts.percentile(s) for s in scores],
-                puzzle.pk,
-                min(scores),
-                max(scores),
-            ],
-        )
-        return cursor.rowcount
-
-
-def ranks_freeze(*, puzzle: Puzzle) -> ScoreLadder:
-    """Freeze the ranks, percentiles and statistics of a closing or closed puzzle from its counts
-    (inside the caller's transaction, the puzzle locked); held games get none."""
-    counts = stats_freeze(puzzle=puzzle)
-    if puzzle.turn_seconds is not None:
-        _timed_ranks_freeze(puzzle, counts)
-    elif counts.scores:
-        _ranks_update(puzzle, counts, list(counts.scores))
-    return counts
-
-
-def ranks_store(*, puzzle: Puzzle, batch: int = RANK_BATCH) -> int:
-    """Store the rank and percentile of every ranked attempt of a closed puzzle, best scores
-    first, in transactions of about ``batch`` rows; the rows written."""
-    written = 0
-    done_above: int | None = None
-    while True:
-        with transaction.atomic():
-            # The puzzle's lock, shared by no one: a release (which recounts, then freezes every
-            # rank under this lock) never interleaves with a batch computed from older counts.
-            locked = (
-                Puzzle.objects.select_for_update(no_key=True)
-                .filter(pk=puzzle.pk)
-                .values_list("pk", flat=True)
-            )
-            if not list(locked):
-                return written
-            counts = score_counts(puzzle=puzzle)
-            if puzzle.turn_seconds is not None:
-                # A timed challenge's few players are ranked one by one (ties by time taken).
-                return _timed_ranks_freeze(puzzle, counts)
-            # Highest scores first, so that the lowest rank is stored last (ranks_pending).
-            remaining = [s for s in reversed(counts.scores) if done_above is None or s < done_above]
-            if not remaining:
-                return written
-            per_score = dict(zip(counts.scores, counts.counts, strict=True))
-            scores, rows = [], 0
-            for score in remaining:
-                scores.append(score)
-                rows += per_score[score]
-                if rows >= batch:
-                    break
-            written += _ranks_update(puzzle, counts, scores)
-            done_above = scores[-1]
-
-
-def ranks_pending(*, puzzle: Puzzle) -> bool:
-    """Whether a closed puzzle's close stopped before storing every rank: its last ranked attempt
-    (the lowest score, stored last) has none (one step down the leaderboard's index)."""
-    last = (
-        Attempt.objects.filter(
-            puzzle=puzzle, official=True, state=Attempt.State.FINISHED, held=False
-        )
-        .order_by("score", "-finished_at", "-id")
-        .values_list("rank")
-        .first()
-    )
-    return puzzle.closed_at is not None and last is not None and last[0] is None
 
 
 def reconcile(*, now: datetime.datetime) -> Report:
@@ -281,10 +232,4 @@ def reconcile(*, now: datetime.datetime) -> Report:
         closed = puzzle_close(puzzle_id=puzzle_id, now=now)
         if closed is not None:
             report.closed.append(closed)
-    # A close that stopped (a lost worker) after closing but before storing every rank: this
-    # reconcile, five minutes later at most, stores the rest. Only recent closes can be left so.
-    recent = Puzzle.objects.filter(closed_at__gte=now - RANKS_RESUMED_WITHIN)
-    for puzzle in recent.order_by("closed_at", "id"):
-        if ranks_pending(puzzle=puzzle):
-            ranks_store(puzzle=puzzle)
     return report

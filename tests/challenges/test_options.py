@@ -8,16 +8,20 @@ ones this test kept while playing, the par is the solver's (``farkle.game_par``)
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.test import Client
+from rest_framework.renderers import JSONRenderer
 
 import farkle
 from challenges import services
+from challenges.apis import ChallengeLeaderboardSerializer
 from challenges.models import Challenge
 from daily.models import Attempt, Puzzle
+from daily.selectors.leaderboards import attempt_ranks, leaderboard_page
 from daily.services.attempts import attempt_act, attempt_clock, attempt_start
 from daily.services.players import player_create
 from daily.services.rollover import puzzle_close
@@ -224,11 +228,22 @@ def test_ties_on_a_timed_challenge_go_to_the_least_time_taken(clock):
     ]
     assert data["me"]["rank"] == 1
     assert slow.get(f"/api/challenges/{code}/leaderboard").json()["me"]["rank"] == 2
+    # The view builds the payload itself; the serializer that documents it agrees.
+    puzzle = Puzzle.objects.get()
+    board = leaderboard_page(
+        puzzle=puzzle,
+        page=1,
+        now=datetime.datetime.now(tz=datetime.UTC),
+        player=Attempt.objects.get(pk=quick_done["id"]).player,
+    )
+    objects = {**data, "entries": board.entries, "me": board.me, "distribution": board.distribution}
+    rendered = JSONRenderer().render(ChallengeLeaderboardSerializer(objects).data)
+    assert data == json.loads(rendered)
     # At the close the ranks freeze in the same order; the verification serves the options.
     clock.move_to(NOON + datetime.timedelta(days=7))
     puzzle_close(puzzle_id=Puzzle.objects.get().pk, now=datetime.datetime.now(tz=datetime.UTC))
-    ranks = dict(Attempt.objects.values_list("pk", "rank"))
-    assert (ranks[quick_done["id"]], ranks[slow_done["id"]]) == (1, 2)
+    ranks = attempt_ranks([quick_done["id"], slow_done["id"]])
+    assert (ranks[quick_done["id"]], ranks[slow_done["id"]]) == ((1, 0.0), (2, 0.0))
     verified = creator.get(f"/api/verify/challenges/{code}?attempt={slow_done['id']}")
     assert_documented(verified, "/api/verify/challenges/{code}", "get")
     facts = verified.json()

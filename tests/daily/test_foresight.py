@@ -10,6 +10,7 @@ from django.test import Client
 
 import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
+from daily.selectors.leaderboards import attempt_ranks
 from daily.services.rollover import reconcile
 
 from .helpers import act, play_greedy, start_daily
@@ -200,16 +201,24 @@ def test_a_cheat_finalised_by_the_close_is_held_and_unranked_then_released_with_
     reconcile(now=CLOSE)
     held = Attempt.objects.get(pk=attempt["id"])
     assert held.finalised_at_close and held.held and held.foresight_p < 1e-5
-    assert held.rank is None
+    ids = [held.pk, honest_game["id"]]
+    assert attempt_ranks(ids) == {honest_game["id"]: (1, None)}
     puzzle = Puzzle.objects.get(day=DAY)
     assert puzzle.final_stats["players"] == 1
-    assert Attempt.objects.get(pk=honest_game["id"]).rank == 1
 
     admin_action(operator(), "release", held.pk)
     held.refresh_from_db()
     puzzle.refresh_from_db()
-    # Released after the close: the frozen ranks and statistics are frozen again with it.
-    assert (held.rank, held.percentile) == (1, 100.0)
+    # Released after the close: the statistics are frozen again with it, and both ranks move.
+    assert attempt_ranks(ids) == {held.pk: (1, 100.0), honest_game["id"]: (2, 0.0)}
     assert puzzle.final_stats["players"] == 2 and puzzle.final_stats["best"] == banked
-    other = Attempt.objects.get(pk=honest_game["id"])
-    assert (other.rank, other.percentile) == (2, 0.0)
+    # Held back after the close: the other game takes the first place alone, nobody to beat.
+    operator_client = Client()
+    operator_client.force_login(get_user_model().objects.get(username="operator"))
+    admin_action(operator_client, "hold", held.pk)
+    puzzle.refresh_from_db()
+    assert attempt_ranks(ids) == {honest_game["id"]: (1, None)}
+    assert puzzle.final_stats["players"] == 1 and puzzle.final_stats["best"] == honest_score
+    # The operator's page shows the derived rank of the one it displays.
+    page = operator_client.get(f"/admin/daily/attempt/{honest_game['id']}/change/")
+    assert page.status_code == 200 and "<label>Rank:</label>" in page.content.decode()

@@ -1,12 +1,16 @@
 import datetime
+import json
 from types import SimpleNamespace
 
 import pytest
+from django.db.models import F
 from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
+from rest_framework.renderers import JSONRenderer
 
-from daily.models import Attempt, Player, Puzzle
+from daily.apis.schemas import LeaderboardSerializer
+from daily.models import Attempt, Player, Puzzle, ScoreCount
 from daily.selectors.leaderboards import (
     Bucket,
     Distribution,
@@ -14,6 +18,7 @@ from daily.selectors.leaderboards import (
     ScoreLadder,
     ScoreTally,
     Standing,
+    attempt_ranks,
     leaderboard_page,
     player_standing,
 )
@@ -436,8 +441,9 @@ def test_leaderboard_api_queries_do_not_grow_with_the_entries(
     attempts = [finish(puzzle, f"Player {i}", 500 * i, at(9)) for i in range(rows)]
     as_player(client, attempts[0].player)
 
-    # The session, the puzzle, the caller's player, the score counts, the page, the caller's own.
-    with django_assert_num_queries(6):
+    # The session, the puzzle, the caller's player, the score counts with the caller's own
+    # attempt (one statement), the page.
+    with django_assert_num_queries(5):
         response = client.get(URL)
 
     assert (len(response.json()["entries"]), response.json()["me"]["rank"]) == (rows, rows)
@@ -500,3 +506,156 @@ def test_leaderboard_filtered_to_account_holders(client, clock, db):
     assert [e["score"] for e in accounts["entries"]] == expected
     assert accounts["me"]["score"] == games[0]["score"]
     assert guest_view["me"] is None
+
+
+def brute_ranks(games: list[dict]) -> dict[int, tuple[int, float | None]]:
+    """Every ranked game's rank and percentile counted over all the games of its puzzle
+    (docs/play.md): 1 + those ranked ahead (strictly higher, or on a timed puzzle the same score
+    with less time taken, then the earlier finish, then the lower id); the share of the others
+    strictly lower, rounded down to a tenth."""
+    ranked = [g for g in games if g["official"] and g["finished"] and not g["held"]]
+    out = {}
+    for g in ranked:
+        rivals = [o for o in ranked if o["puzzle"] == g["puzzle"]]
+
+        def ahead(o, g=g):
+            if o["score"] != g["score"]:
+                return o["score"] > g["score"]
+            key = ("time", "finished_at", "id")
+            return g["timed"] and tuple(o[k] for k in key) < tuple(g[k] for k in key)
+
+        others = len(rivals) - 1
+        lower = sum(o["score"] < g["score"] for o in rivals)
+        out[g["id"]] = (
+            1 + sum(ahead(o) for o in rivals),
+            None if others == 0 else int(1000 * lower / others) / 10,
+        )
+    return out
+
+
+def test_attempt_ranks_of_many_puzzles_in_one_query_agree_with_counting_every_game(
+    puzzle, django_assert_num_queries
+):
+    import random
+
+    from challenges.services import challenge_create
+    from daily.services.players import player_create
+
+    rng = random.Random(15)
+    timed = challenge_create(creator=player_create(now=NOON), turn_seconds=30, now=NOON).puzzle
+    other_day = daily_get_or_create(day=datetime.date(2026, 11, 28), now=NOON)
+    lone_day = daily_get_or_create(day=datetime.date(2026, 11, 27), now=NOON)
+    games = []
+    # Ties (1, 2, 2, 4 among others), practice, unfinished and held games on three puzzles, a
+    # timed one whose equal scores are told apart by time, and a day with one player.
+    plan = [(puzzle, s) for s in [900, 500, 500, 100, 500, 0, 2500, 100, 900, 50]]
+    plan += [(other_day, s) for s in [300, 300, 300, 1200]]
+    plan += [(timed, s) for s in [700, 700, 700, 200, 700]]
+    plan += [(lone_day, 650)]
+    for n, (where, score) in enumerate(plan):
+        official = rng.random() > 0.1
+        finished = rng.random() > 0.1
+        held = official and finished and rng.random() < 0.1
+        finished_at = at(9, n)
+        attempt = Attempt.objects.create(
+            player=player_create(now=NOON),
+            puzzle=where,
+            official=official,
+            state=Attempt.State.FINISHED if finished else Attempt.State.AWAITING_ROLL,
+            score=score,
+            started_at=finished_at - datetime.timedelta(minutes=5),
+            updated_at=finished_at,
+            finished_at=finished_at if finished else None,
+            time_taken=datetime.timedelta(seconds=rng.choice([40, 50, 50, 60])),
+            held=held,
+        )
+        if official and finished and not held:
+            score_count_add(puzzle=where, score=score)
+        games.append(
+            {
+                "id": attempt.pk,
+                "puzzle": where.pk,
+                "timed": where.turn_seconds is not None,
+                "score": score,
+                "official": official,
+                "finished": finished,
+                "held": held,
+                "time": attempt.time_taken,
+                "finished_at": finished_at,
+            }
+        )
+    expected = brute_ranks(games)
+    assert 0 < len(expected) < len(games)
+
+    with django_assert_num_queries(1):
+        ranks = attempt_ranks(g["id"] for g in games)
+
+    assert ranks == expected
+    # The standing each leaderboard gives its player agrees.
+    for g in games:
+        if g["id"] in expected:
+            attempt = Attempt.objects.select_related("player", "puzzle").get(pk=g["id"])
+            standing = player_standing(puzzle=attempt.puzzle, player=attempt.player)
+            assert (standing.rank, standing.percentile) == expected[g["id"]]
+
+
+def test_attempt_ranks_of_nothing_asks_nothing(db, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert attempt_ranks([]) == {}
+
+
+def test_leaderboard_api_payload_is_what_its_serializer_makes_of_the_board(client, puzzle, clock):
+    # The view builds the payload itself (issue 15 item 3); DRF's serializer, which documents
+    # it, must make the same of the selector's objects. Microseconds, a rounded percentile, the
+    # attempt ids and the reference after the close.
+    for i, score in enumerate([6500, 5900, 5900, 300, 0, 12050, 50]):
+        finish(puzzle, f"Player {i}", score, at(9, i) + datetime.timedelta(microseconds=12_347 * i))
+    mine = Attempt.objects.get(player__display_name="Player 3")
+    as_player(client, mine.player)
+    clock.move_to(CLOSE)
+
+    data = client.get(URL).json()
+
+    board = leaderboard_page(puzzle=puzzle, page=1, now=CLOSE, player=mine.player)
+    objects = {**data, "entries": board.entries, "me": board.me, "distribution": board.distribution}
+    assert data == json.loads(JSONRenderer().render(LeaderboardSerializer(objects).data))
+    # 300 beats 0 and 50, two of the six others.
+    assert data["me"]["percentile"] == 33.3 and data["reference"] is not None
+
+
+def test_leaderboard_api_shows_a_finish_on_the_next_read(client, puzzle):
+    finish(puzzle, "Ann", 6500, at(9))
+    first = client.get(URL).json()
+    finish(puzzle, "Bob", 700, at(10))
+
+    second = client.get(URL).json()
+
+    assert (first["players"], second["players"]) == (1, 2)
+    assert [s["score"] for s in second["distribution"]["scores"]] == [700, 6500]
+    assert second["distribution"]["mean"] == 3600.0
+
+
+def test_every_page_of_every_size_is_the_brute_force_order(puzzle):
+    # Pages enter a long run of equal scores from its start or, past its middle, from its end
+    # backwards (issue 15 item 3): equal finishes too, told apart by the attempt's id.
+    import random
+
+    rng = random.Random(7)
+    games = []
+    for i in range(23):
+        score = rng.choice([900, 500, 500, 500, 300, 300, 100])
+        attempt = finish(puzzle, f"Player {i}", score, at(9, rng.choice([0, 1, 1, 2])))
+        games.append((score, attempt.finished_at, attempt.pk, attempt.player.display_name))
+    held = finish(puzzle, "Held Player", 500, at(9))
+    Attempt.objects.filter(pk=held.pk).update(held=True)
+    # The counts leave the held game out, as the foresight check's hold does.
+    ScoreCount.objects.filter(puzzle=puzzle, score=500).update(count=F("count") - 1)
+    ordered = sorted(games, key=lambda g: (-g[0], g[1], g[2]))
+    expected = [(g[3], 1 + sum(o[0] > g[0] for o in games)) for g in ordered]
+
+    for size in range(1, len(games) + 1):
+        seen = []
+        for page in range(1, -(-len(games) // size) + 2):
+            board = leaderboard_page(puzzle=puzzle, page=page, page_size=size, now=NOON)
+            seen += [(e.name, e.rank) for e in board.entries]
+        assert seen == expected, size

@@ -36,7 +36,6 @@ def played(
     score: int = 1000,
     finished: bool = True,
     official: bool = True,
-    rank: int | None = None,
 ) -> Attempt:
     """An attempt on the daily of ``on``, stored directly."""
     puzzle = daily_get_or_create(day=on, now=NOON)
@@ -50,7 +49,6 @@ def played(
         started_at=started,
         updated_at=started,
         finished_at=started + datetime.timedelta(minutes=5) if finished else None,
-        rank=rank,
     )
 
 
@@ -192,8 +190,14 @@ def test_me_without_a_player_is_not_found(client):
 def test_me_after_a_game(client):
     attempt = play_greedy(client, start_daily(client, DAY))
     player = Player.objects.get()
-    played(player, day(28), score=4500, rank=3)
-    Attempt.objects.filter(puzzle__day=day(28)).update(percentile=72.5)
+    # The 28th, closed: six others' scores; 4500 is below 9000 and 5000, above 4000, 100, 50
+    # and level with one 4500: rank 3, beating 3 of the 6 others (50 %).
+    yesterday = played(player, day(28), score=4500)
+    others = [9000, 5000, 4500, 4000, 100, 50]
+    for n, score in enumerate(others):
+        played(player_create(display_name=f"Other {n}", now=NOON), day(28), score=score)
+    for score in [4500, *others]:
+        score_count_add(puzzle=yesterday.puzzle, score=score)
 
     response = client.get("/api/me")
 
@@ -225,12 +229,12 @@ def test_me_after_a_game(client):
                 },
                 {
                     "date": "2026-11-28",
-                    "attempt": Attempt.objects.get(puzzle__day=day(28)).pk,
+                    "attempt": yesterday.pk,
                     "state": "finished",
                     "score": 4500,
                     "finished_at": "2026-11-28T09:05:00Z",
                     "rank": 3,
-                    "percentile": 72.5,
+                    "percentile": 50.0,
                 },
             ],
         },
@@ -273,7 +277,7 @@ def test_me_queries_do_not_grow_with_history(client, django_assert_num_queries, 
     for n in range(days):
         played(player, day(29 - n))
 
-    # The session, the player, the stats, today's live rank.
+    # The session, the player, the stats, the listed results' ranks.
     with django_assert_num_queries(4):
         response = client.get("/api/me")
 
@@ -293,7 +297,7 @@ def test_me_logged_in_queries_do_not_grow_with_history(
     for n in range(days):
         played(Player.objects.get(), day(29 - n))
 
-    # The session, the user, the player, the stats, today's live rank.
+    # The session, the user, the player, the stats, the listed results' ranks.
     with django_assert_num_queries(5):
         response = client.get("/api/me")
 

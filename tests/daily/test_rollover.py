@@ -8,7 +8,12 @@ from django.test import Client
 
 import farkle
 from daily.models import Attempt, Puzzle, ScoreCount
-from daily.services.rollover import puzzle_close, ranks_pending, ranks_store, reconcile
+from daily.selectors.leaderboards import attempt_ranks
+from daily.services import rollover
+from daily.services.attempts import attempt_act
+from daily.services.players import player_create
+from daily.services.rollover import puzzle_close, reconcile
+from farkle import foresight
 from tests.helpers import race
 
 from .helpers import act, play_greedy, post, start_daily
@@ -85,10 +90,7 @@ def test_close_finalises_unfinished_games_with_their_banked_score(client, clock)
 def test_close_freezes_ranks_percentiles_and_statistics(clock):
     puzzle = Puzzle.objects.get(pk=_day_with_scores([900, 500, 500, 100]))
     puzzle_close(puzzle_id=puzzle.pk, now=at(0, 1, 30, day=30))
-    ranked = sorted(
-        Attempt.objects.filter(official=True).values_list("score", "rank", "percentile"),
-        reverse=True,
-    )
+    ranked = sorted(derived(), reverse=True)
     assert ranked == [(900, 1, 100.0), (500, 2, 33.3), (500, 2, 33.3), (100, 4, 0.0)]
     puzzle.refresh_from_db()
     assert (puzzle.final_stats["players"], puzzle.final_stats["best"]) == (4, 900)
@@ -118,35 +120,61 @@ def by_hand(scores: list[int]) -> list[tuple[int, int, float]]:
     )
 
 
-def stored() -> list[tuple[int, int | None, float | None]]:
-    return sorted(Attempt.objects.filter(official=True).values_list("score", "rank", "percentile"))
+def derived() -> list[tuple[int, int | None, float | None]]:
+    """Each official attempt's score with the rank and percentile the site derives for it."""
+    rows = list(Attempt.objects.filter(official=True).values_list("id", "score"))
+    ranks = attempt_ranks(pk for pk, _ in rows)
+    return sorted((score, *ranks.get(pk, (None, None))) for pk, score in rows)
 
 
-def test_ranks_stored_in_batches_of_one_row_match_counting_by_hand(clock):
+def test_ranks_match_counting_by_hand_live_and_closed_and_the_close_rewrites_no_ranked_game(clock):
     puzzle = Puzzle.objects.get(pk=_day_with_scores(SCORES))
+    # Live while the day is open: the leaderboard's own ranks.
+    assert derived() == by_hand(SCORES)
+    finished = list(Attempt.objects.filter(state="finished").order_by("pk").values())
+
     puzzle_close(puzzle_id=puzzle.pk, now=at(0, 1, 30, day=30))
-    assert stored() == by_hand(SCORES)
-    Attempt.objects.update(rank=None, percentile=None)
 
-    # Issue 15 item 4: a batch per distinct score (the three 500s together), best first.
-    assert ranks_store(puzzle=puzzle, batch=1) == len(SCORES)
-    assert stored() == by_hand(SCORES)
-    # Every rank is right already: nothing is written again.
-    assert ranks_store(puzzle=puzzle, batch=1) == 0
+    # Issue 15 item 4: the close stores no rank per game, so a million finished games cost it
+    # no write; their ranks are the same, now final.
+    assert derived() == by_hand(SCORES)
+    assert list(Attempt.objects.filter(state="finished").order_by("pk").values()) == finished
 
 
-def test_a_close_stopped_before_its_last_ranks_is_finished_by_the_next_reconcile(clock):
+def test_a_close_stopped_midway_leaves_nothing_done_and_the_next_reconcile_closes(
+    clock, monkeypatch
+):
     puzzle = Puzzle.objects.get(pk=_day_with_scores(SCORES))
-    reconcile(now=at(0, 2, day=30))
+    quitter = Attempt.objects.create(
+        player=player_create(now=at(12, 0)),
+        puzzle=puzzle,
+        official=True,
+        score=300,
+        started_at=at(12, 0),
+        updated_at=at(12, 0),
+        deadline=puzzle.closes_at,
+    )
+    counts = sorted(ScoreCount.objects.values_list("score", "count"))
+
+    def lost_worker(**kwargs):
+        raise RuntimeError("worker lost")
+
+    # The worker dies after finalising the unfinished game and counting it, before the commit.
+    monkeypatch.setattr(rollover, "stats_freeze", lost_worker)
+    with pytest.raises(RuntimeError):
+        reconcile(now=at(0, 2, day=30))
+    monkeypatch.undo()
+    quitter.refresh_from_db()
     puzzle.refresh_from_db()
-    assert not ranks_pending(puzzle=puzzle)
-    # What a worker lost midway leaves: ranks are stored best first, so the lowest lack theirs.
-    Attempt.objects.filter(score__lt=500).update(rank=None, percentile=None)
-    assert ranks_pending(puzzle=puzzle)
+    assert (puzzle.closed_at, puzzle.final_stats, quitter.state) == (None, None, "awaiting_roll")
+    assert sorted(ScoreCount.objects.values_list("score", "count")) == counts
 
     report = reconcile(now=at(0, 7, day=30))
 
-    assert (report.closed, stored(), ranks_pending(puzzle=puzzle)) == ([], by_hand(SCORES), False)
+    assert [c.puzzle for c in report.closed] == [f"daily {DAY}"]
+    assert derived() == by_hand([*SCORES, 300])
+    assert reconcile(now=at(0, 12, day=30)).closed == []
+    assert derived() == by_hand([*SCORES, 300])
 
 
 def _day_with_scores(scores: list[int]) -> int:
@@ -307,7 +335,7 @@ def test_a_game_from_2359_finished_at_0001_counts_for_its_own_day(client, clock)
     today = client.get("/api/daily/2026-11-30/leaderboard").json()
     assert ([e["score"] for e in mine["entries"]], today["entries"]) == ([finished["score"]], [])
     reconcile(now=at(0, 1, 30, day=30))
-    assert Attempt.objects.get().rank == 1
+    assert attempt_ranks([finished["id"]]) == {finished["id"]: (1, None)}
 
 
 def test_reconcile_fills_a_gap_left_while_beat_was_down(client, clock, settings):
@@ -356,3 +384,67 @@ def test_a_finalised_game_reads_as_finished_with_its_banked_score(client, clock)
         0,
     )
     assert shown["turns"][-1]["done"] is True
+
+
+def test_a_game_that_moves_after_the_early_foresight_check_is_checked_again(
+    client, clock, monkeypatch
+):
+    # The close checks its unfinished games for foresight before taking its locks; an action in
+    # flight at the deadline may still land before them, and then the game is checked again.
+    attempt = start_daily(client, DAY)
+    while attempt["state"] != "awaiting_keep":
+        attempt = act(client, attempt, {"action": "roll"}).json()
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+    early = {}
+
+    def check_then_act(puzzle_id, now):
+        early.update(rollover_foresight_before(puzzle_id, now))
+        attempt_act(
+            attempt_id=attempt["id"],
+            player_id=Attempt.objects.get(pk=attempt["id"]).player_id,
+            step=attempt["step"],
+            action={"action": "keep", "dice": best["dice"], "then": "bank"},
+            now=at(0, 1, 29, day=30),
+        )
+        return early
+
+    rollover_foresight_before = rollover._foresight_before
+    monkeypatch.setattr(rollover, "_foresight_before", check_then_act)
+    puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
+
+    game = Attempt.objects.get(pk=attempt["id"])
+    expected = foresight.check(daily(DAY).seed(), game.actions, game.puzzle.table)
+    assert (early[game.pk][0], len(game.actions)) == (len(game.actions) - 1, len(game.actions))
+    assert (game.foresight, game.foresight_p) == (expected.summary(), expected.p)
+    assert game.foresight["banks"] == 1 and early[game.pk][1]["foresight"]["banks"] == 0
+
+
+def test_the_early_foresight_check_is_the_one_stored_when_the_game_did_not_move(
+    client, clock, monkeypatch
+):
+    attempt = start_daily(client, DAY)
+    attempt = act(client, attempt, {"action": "roll"}).json()
+    seen = []
+
+    def checked_again(**kwargs):
+        raise AssertionError("checked again under the locks")
+
+    def early(puzzle_id, now):
+        checked = rollover_foresight_before(puzzle_id, now)
+        seen.append(checked)
+        # The game did not move: the check just made is the one the close stores.
+        monkeypatch.setattr(rollover, "foresight_fields", checked_again)
+        return checked
+
+    rollover_foresight_before = rollover._foresight_before
+    monkeypatch.setattr(rollover, "_foresight_before", early)
+    puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
+
+    game = Attempt.objects.get(pk=attempt["id"])
+    expected = foresight.check(daily(DAY).seed(), game.actions, game.puzzle.table)
+    assert list(seen[0]) == [game.pk]
+    assert (game.state, game.foresight, game.foresight_p) == (
+        "finished",
+        expected.summary(),
+        expected.p,
+    )
