@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import datetime
+import functools
+
+from django.db import connection
 
 from daily.models import Attempt, Player, Puzzle
+from farkle_site.db import ModelColumns
+
+_ATTEMPT = ModelColumns(Attempt, "a")
+_PUZZLE = ModelColumns(Puzzle, "p")
 
 
 def dailies_between(*, first: datetime.date, last: datetime.date) -> list[Puzzle]:
@@ -44,6 +51,24 @@ def attempt_of_player(*, attempt_id: int, player_id: int | None) -> Attempt | No
     """The player's own attempt ``attempt_id``, with its puzzle; None when it is someone else's."""
     if player_id is None:
         return None
+    # Every game action reads its attempt here: one hand-written statement (farkle_site.db).
+    with connection.cursor() as cursor:
+        cursor.execute(_attempt_of_player_sql(connection.vendor), [attempt_id, player_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    split = len(_ATTEMPT.fields)
+    attempt = _ATTEMPT.build(connection, row[:split])
+    attempt.puzzle = _PUZZLE.build(connection, row[split:])
+    return attempt
+
+
+@functools.cache
+def _attempt_of_player_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
     return (
-        Attempt.objects.select_related("puzzle").filter(pk=attempt_id, player_id=player_id).first()
+        f"SELECT {_ATTEMPT.select(connection)}, {_PUZZLE.select(connection)}"
+        f" FROM {quote(Attempt._meta.db_table)} a"
+        f" JOIN {quote(Puzzle._meta.db_table)} p ON p.{quote('id')} = a.{quote('puzzle_id')}"
+        f" WHERE a.{quote('id')} = %s AND a.{quote('player_id')} = %s"
     )
