@@ -12,6 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 import farkle
+from daily import game_cache
 from daily.models import Attempt, Player, Puzzle, ScoreCount
 from daily.selectors.attempts import attempt_of_player
 from daily.services.foresight import foresight_fields
@@ -197,6 +198,7 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
             score_count_add(puzzle=attempt.puzzle, score=game.score)
     for field, value in changes.items():
         setattr(attempt, field, value)
+    game_cache.remember(attempt, game)
     return True
 
 
