@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 import farkle
+from daily import game_cache
 from farkle.fair import practice_seed
 
 # docs/play.md: actions on a daily's attempts are accepted until the next 00:00 UTC plus this grace.
@@ -269,8 +270,7 @@ class Attempt(models.Model):
     def game(self) -> farkle.Game:
         """The game replayed from the stored actions (ended, when the puzzle's close finalised
         it)."""
-        puzzle = self.puzzle
-        game = farkle.Game.replay(self.seed(), self.actions, puzzle.table, puzzle.rules())
+        game = game_cache.game_of(self)
         return game.ended_by_close() if self.finalised_at_close else game
 
 

@@ -1,8 +1,9 @@
 """Fixed-window counters for the throttles, shared by every process through Redis.
 
-One request costs one round trip: a MULTI of ``SET key 0 EX window NX`` and ``INCR key``, atomic
-on the server, so processes never lose each other's hits (DRF's own throttles read a pickled
-history, then write it back: two round trips, and concurrent requests overwrite each other).
+One request costs one round trip and one command: a script that counts with ``INCR`` and gives
+the window's first count its expiry, atomic on the server, so processes never lose each other's
+hits (DRF's own throttles read a pickled history, then write it back: two round trips, and
+concurrent requests overwrite each other).
 Without ``CACHE_URL`` (development, the tests) the counters live in Django's cache of the process.
 """
 
@@ -33,6 +34,23 @@ def _redis(url: str) -> redis.Redis:
     return redis.Redis.from_url(url)
 
 
+# The first hit of a window starts its expiry; Redis runs a script atomically, so no other hit
+# can fall between the two commands and no key is ever left without one.
+_COUNT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+    redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return count
+"""
+
+
+@functools.cache
+def _count_script(client: redis.Redis) -> redis.commands.core.Script:
+    # EVALSHA: one command on the wire, the script loaded once per server (again after a restart).
+    return client.register_script(_COUNT)
+
+
 def _shared() -> redis.Redis | None:
     url = settings.CACHE_URL
     return _redis(url) if url and url.startswith(("redis://", "rediss://", "unix://")) else None
@@ -57,11 +75,7 @@ def _incr(name: str, ttl: int) -> int:
     key = f"{_PREFIX}{name}"
     client = _shared()
     if client is not None:
-        with client.pipeline(transaction=True) as pipe:
-            pipe.set(key, 0, ex=ttl, nx=True)
-            pipe.incr(key)
-            _, value = pipe.execute()
-        return int(value)
+        return int(_count_script(client)(keys=[key], args=[ttl]))
     cache.add(key, 0, timeout=ttl)
     try:
         return cache.incr(key)

@@ -5,6 +5,7 @@ import time_machine
 from django.conf import settings
 from django.core.cache import cache
 
+from daily import game_cache
 from tests import repository_guard
 from tests.moments import NOON
 
@@ -20,6 +21,8 @@ def pytest_configure(config):
     }
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
+    # Every game daily/game_cache.py serves is checked against its replay, in every test.
+    settings.FARKLE_CHECK_GAME_CACHE = True
 
 
 @pytest.fixture(autouse=True)
@@ -40,8 +43,9 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    # Throttle counters live in the cache: every test starts with none.
+    # Throttle counters live in the cache: every test starts with none; nor any remembered game.
     cache.clear()
+    game_cache.clear()
     yield
     cache.clear()
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import farkle
 from daily.models import Attempt, Player, Puzzle
-from daily.selectors.attempts import attempt_visible
+from daily.selectors.attempts import attempt_of_player, attempt_visible
 from farkle.analysis import Advice, Analysis, analyse, coach
 from farkle.bots import HARD, BotGame, play_all
 from farkle_site.domain import Conflict, NotFound
@@ -105,11 +105,7 @@ def reference_score(
 def attempt_coach(*, attempt_id: int, player: Player | None) -> tuple[Attempt, Advice | None]:
     """Advice for the decision the caller's own practice game waits for; refused on an official
     game (it counts) and on anyone else's."""
-    attempt = (
-        None
-        if player is None
-        else Attempt.objects.select_related("puzzle").filter(pk=attempt_id, player=player).first()
-    )
+    attempt = attempt_of_player(attempt_id=attempt_id, player_id=player and player.pk)
     if attempt is None:
         raise NotFound("not_found", "No such attempt.")
     if attempt.official:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Mapping
 from contextlib import nullcontext
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 import farkle
+from daily import game_cache
 from daily.models import Attempt, Player, Puzzle, ScoreCount
 from daily.selectors.attempts import attempt_of_player
 from daily.services.foresight import foresight_fields
@@ -190,19 +192,50 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
         changes.update(foresight_fields(puzzle=attempt.puzzle, actions=changes["actions"]))
         counted = not changes["held"]
     with transaction.atomic() if counted else nullcontext():
-        # Not finished either: the close may have finalised the game since it was read.
-        moved = (
-            Attempt.objects.filter(pk=attempt.pk, step=step)
-            .exclude(state=Attempt.State.FINISHED)
-            .update(**changes)
-        )
-        if not moved:
+        if not _store(attempt.pk, step, changes):
             return False
         if counted:
             score_count_add(puzzle=attempt.puzzle, score=game.score)
     for field, value in changes.items():
         setattr(attempt, field, value)
+    game_cache.remember(attempt, game)
     return True
+
+
+def _store(attempt_id: int, step: int, changes: dict[str, Any]) -> bool:
+    """Write ``changes`` if the attempt is still at ``step`` and not finished (the close may have
+    finalised it since it was read); whether it was.
+
+    The hottest write of the site (issue 15), hand-written: the new action is appended to the
+    stored list in the database rather than the whole list sent back, and no queryset is
+    compiled. The step condition makes the append exact: the stored list holds one action per
+    step, the ones the game was replayed from.
+    """
+    quote = connection.ops.quote_name
+    meta = Attempt._meta
+    assignments, params = [], []
+    for name, value in changes.items():
+        if name == "actions":
+            continue
+        field = meta.get_field(name)
+        assignments.append(f"{quote(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    actions = quote(meta.get_field("actions").column)
+    appended = changes["actions"][-1]
+    if connection.vendor == "postgresql":
+        assignments.append(f"{actions} = {actions} || %s")
+        params.append(connection.ops.adapt_json_value([appended], None))
+    else:
+        # SQLite (the embedded development default): its JSON functions append in place.
+        assignments.append(f"{actions} = json_insert({actions}, '$[#]', json(%s))")
+        params.append(json.dumps(appended))
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)}"
+        f" WHERE {quote('id')} = %s AND {quote('step')} = %s AND {quote('state')} <> %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, attempt_id, step, Attempt.State.FINISHED])
+        return cursor.rowcount == 1
 
 
 def _attempt_of(*, attempt_id: int, player_id: int | None) -> Attempt:

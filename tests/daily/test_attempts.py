@@ -333,3 +333,10 @@ def test_a_day_with_my_attempts_costs_the_same_queries_for_1_and_3(
     start_daily(client, DAY)
     with django_assert_num_queries(4):
         assert len(client.get(f"/api/daily/{DAY}").json()["my_attempts"]) == 3
+
+
+@pytest.mark.parametrize("attempt_id", ["99999999999999999999999", "9223372036854775808", "0"])
+def test_an_action_on_an_attempt_beyond_any_id_is_a_404(client, attempt_id):
+    start_daily(client, DAY)  # a player, so that the attempt is looked up
+    response = post(client, f"/api/attempts/{attempt_id}/actions", {"step": 0, "action": "roll"})
+    assert (response.status_code, response.json()["code"]) == (404, "not_found")

@@ -158,3 +158,27 @@ def test_several_web_processes_count_one_limit(tmp_path):
         os.killpg(server.pid, 15)
         server.wait(timeout=60)
     assert statuses == [400] * 20 + [429] * 4
+
+
+def test_a_shared_counter_expires_with_its_window(settings):
+    import redis
+
+    from farkle_site import ratelimit
+
+    settings.CACHE_URL = REDIS
+    server = redis.Redis.from_url(REDIS)
+    name = f"test:{uuid.uuid4().hex}"
+    now = 7_200.5  # 0.5 s into a window of an hour (windows start at multiples of it)
+    try:
+        counts = [ratelimit.hit(name, 3600, now=now).count for _ in range(3)]
+        (key,) = server.keys(f"farkle:rl:{name}:*")
+        # The first hit of the window set its expiry, the window's length and a second; no hit
+        # leaves a counter that never expires.
+        assert counts == [1, 2, 3]
+        assert key == f"farkle:rl:{name}:2".encode()
+        assert 3595 < server.ttl(key) <= 3601
+        server.persist(key)
+        ratelimit.hit(name, 3600, now=now)
+        assert server.ttl(key) == -1  # only the window's first hit sets it
+    finally:
+        server.delete(*server.keys(f"farkle:rl:{name}:*"))

@@ -1,0 +1,86 @@
+"""The games this process last replayed or played, so that a game action need not replay its game.
+
+Every action reads the attempt's stored actions and used to replay them all (issue 15: about a
+tenth of an action's server CPU). A game is a pure function of the attempt's dice, its puzzle's
+table and rules, and its stored actions; the actions only ever grow, one per step, by an update
+conditional on the step (``daily.services.attempts``). So the game of an attempt at a given step
+never changes, and the one this process computed for that step can serve again. An attempt's
+next action usually reaches the process that answered its last one (the browser's keep-alive
+connection); any other process replays, as before.
+
+The stored actions stay the only truth: a game is found here only under the attempt's id, its
+start instant, puzzle, dice and step, all read with the row. With ``FARKLE_CHECK_GAME_CACHE`` on
+(the test suite sets it), every game found here is also replayed and must be equal, or the
+request fails.
+"""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+
+import farkle
+
+if TYPE_CHECKING:
+    from daily.models import Attempt
+
+# About 20 KB a finished game at most: a few tens of MB per process when full.
+SIZE = 2048
+
+_Key = tuple[datetime.datetime, int, str, int]
+
+_games: OrderedDict[int, tuple[_Key, farkle.Game]] = OrderedDict()
+# gthread workers serve requests from several threads at once.
+_lock = threading.Lock()
+# How many games were found here, for the tests.
+hits = 0
+
+
+def _key(attempt: Attempt) -> _Key:
+    # What else makes the game: two attempts that came to share an id (a database restored from
+    # a backup, then written again) differ in one of these, or at least in their start instant.
+    return (attempt.started_at, attempt.puzzle_id, attempt.dice_source, attempt.step)
+
+
+def game_of(attempt: Attempt) -> farkle.Game:
+    """The attempt's game as its stored actions replay it (before any close finalised it)."""
+    global hits
+    key = _key(attempt)
+    with _lock:
+        found = _games.get(attempt.pk)
+        if found is not None and found[0] == key:
+            _games.move_to_end(attempt.pk)
+            hits += 1
+            game = found[1]
+        else:
+            game = None
+    replayed = None
+    if game is None or settings.FARKLE_CHECK_GAME_CACHE:
+        puzzle = attempt.puzzle
+        replayed = farkle.Game.replay(attempt.seed(), attempt.actions, puzzle.table, puzzle.rules())
+    if game is None:
+        remember(attempt, replayed)
+        return replayed
+    if replayed is not None and replayed != game:
+        raise AssertionError(f"attempt {attempt.pk}: the remembered game differs from its replay")
+    return game
+
+
+def remember(attempt: Attempt, game: farkle.Game) -> None:
+    """Keep ``game`` as the attempt's at its current step (its fields already saved)."""
+    with _lock:
+        _games[attempt.pk] = (_key(attempt), game)
+        _games.move_to_end(attempt.pk)
+        while len(_games) > SIZE:
+            _games.popitem(last=False)
+
+
+def clear() -> None:
+    global hits
+    with _lock:
+        _games.clear()
+        hits = 0

@@ -1,0 +1,68 @@
+"""Remembered games (daily/game_cache.py): an action finds the game its process last played
+instead of replaying it, and never a game other than the stored actions' replay."""
+
+import dataclasses
+
+import pytest
+
+import farkle
+from daily import game_cache
+from daily.models import Attempt
+
+from .helpers import act, play_greedy, start_daily
+
+DAY = "2026-11-29"
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
+
+
+def _replayed(attempt_id: int) -> farkle.Game:
+    """The game as the engine replays the stored row, computed here without the cache."""
+    attempt = Attempt.objects.select_related("puzzle").get(pk=attempt_id)
+    puzzle = attempt.puzzle
+    return farkle.Game.replay(attempt.seed(), attempt.actions, puzzle.table, puzzle.rules())
+
+
+def test_every_action_of_a_game_finds_the_game_its_last_answer_left(client):
+    attempt = start_daily(client, DAY)
+    finished = play_greedy(client, attempt)
+
+    # One action per step; each found the game the previous answer remembered (the start's
+    # answer remembered the new game), and the suite's check replayed each and found it equal.
+    assert game_cache.hits == finished["step"]
+    stored = Attempt.objects.get(pk=attempt["id"])
+    assert (stored.step, stored.score) == (finished["step"], finished["score"])
+    assert _replayed(attempt["id"]).score == finished["score"]
+
+
+def test_a_game_another_process_moved_on_is_replayed_not_served_stale(client):
+    attempt = start_daily(client, DAY)
+    attempt = act(client, attempt, {"action": "roll"}).json()
+    # This process's memory as it was at this step; another process then takes the next action.
+    stale = dict(game_cache._games)
+    while attempt["state"] != "awaiting_keep":
+        attempt = act(client, attempt, {"action": "roll"}).json()
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+    moved = act(client, attempt, {"action": "keep", "dice": best["dice"], "then": "bank"}).json()
+    game_cache.clear()
+    game_cache._games.update(stale)
+
+    read = client.get(f"/api/attempts/{attempt['id']}").json()
+
+    assert read["step"] == moved["step"]
+    assert read["score"] == _replayed(attempt["id"]).score == moved["score"]
+    assert game_cache.hits == 0
+
+
+def test_the_check_refuses_a_remembered_game_that_differs_from_the_replay(client, settings):
+    attempt = start_daily(client, DAY)
+    stored = Attempt.objects.select_related("puzzle").get(pk=attempt["id"])
+    game = _replayed(attempt["id"])
+    game_cache.remember(stored, dataclasses.replace(game, score=game.score + 50))
+
+    with pytest.raises(AssertionError, match="differs from its replay"):
+        client.get(f"/api/attempts/{attempt['id']}")
+
+    # Without the check (production), the remembered game is what is served: hence the check.
+    settings.FARKLE_CHECK_GAME_CACHE = False
+    assert client.get(f"/api/attempts/{attempt['id']}").json()["score"] == game.score + 50
