@@ -178,10 +178,11 @@ class Leaderboard:
 
 
 def _ranked(puzzle: Puzzle, accounts: bool = False):
-    # Exactly the condition of the partial index `attempt_leaderboard`, so that it serves. A game
-    # held by the foresight check (docs/foresight.md) is not ranked until it is released.
+    # Exactly the condition of the partial index `attempt_leaderboard`, so that it serves
+    # (finished_at rather than the state: see the index). A game held by the foresight check
+    # (docs/foresight.md) is not ranked until it is released.
     ranked = Attempt.objects.filter(
-        puzzle=puzzle, official=True, state=Attempt.State.FINISHED, held=False
+        puzzle=puzzle, official=True, finished_at__isnull=False, held=False
     )
     return ranked.filter(player__user__isnull=False) if accounts else ranked
 
@@ -201,7 +202,7 @@ def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreLadder:
 # The untimed public page: walked and skipped on `attempt_leaderboard` alone (an index-only scan:
 # the index holds the condition, the order and the player), then the page's 50 rows joined to
 # their players. time_taken, untimed, is left out.
-_RANKED_WHERE = "puzzle_id = %(puzzle)s AND official AND state = 'finished' AND NOT held"
+_RANKED_WHERE = "puzzle_id = %(puzzle)s AND official AND finished_at IS NOT NULL AND NOT held"
 _PAGE_ROWS = """
 SELECT a.id, a.score, a.finished_at, p.display_name, a.player_id, NULL
 FROM ({page}) AS a JOIN daily_player p ON p.id = a.player_id
@@ -363,7 +364,7 @@ SELECT a.id, a.score, a.finished_at,
 FROM daily_attempt a
 LEFT JOIN daily_scorecount c ON c.puzzle_id = a.puzzle_id
 WHERE a.puzzle_id = %s AND a.player_id = %s
-  AND a.official AND a.state = 'finished' AND NOT a.held
+  AND a.official AND a.finished_at IS NOT NULL AND NOT a.held
 GROUP BY a.id
 """
 
@@ -396,7 +397,7 @@ _RANKS = """
 SELECT a.id, c.higher, c.lower, c.total,
        CASE WHEN p.turn_seconds IS NULL THEN 0 ELSE (
            SELECT count(*) FROM daily_attempt b
-           WHERE b.puzzle_id = a.puzzle_id AND b.official AND b.state = 'finished'
+           WHERE b.puzzle_id = a.puzzle_id AND b.official AND b.finished_at IS NOT NULL
              AND NOT b.held AND b.score = a.score
              AND (b.time_taken, b.finished_at, b.id) < (a.time_taken, a.finished_at, a.id)
        ) END
@@ -408,7 +409,7 @@ CROSS JOIN LATERAL (
            COALESCE(SUM(s.count), 0) AS total
     FROM daily_scorecount s WHERE s.puzzle_id = a.puzzle_id
 ) c
-WHERE a.id = ANY(%s) AND a.official AND a.state = 'finished' AND NOT a.held
+WHERE a.id = ANY(%s) AND a.official AND a.finished_at IS NOT NULL AND NOT a.held
 """
 
 
@@ -439,7 +440,7 @@ FROM (
 ) AS l (scores, counts)
 LEFT JOIN daily_attempt a
   ON a.puzzle_id = %s AND a.player_id = %s
-  AND a.official AND a.state = 'finished' AND NOT a.held
+  AND a.official AND a.finished_at IS NOT NULL AND NOT a.held
 """
 
 
