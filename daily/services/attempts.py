@@ -97,6 +97,11 @@ def attempt_act(
     turn's time is refused (``turn_timed_out``) and the turn ends with nothing banked.
     """
     parsed = farkle.action_from_dict(action)
+    remembered = game_cache.latest(attempt_id)
+    if remembered is not None:
+        done = _act_remembered(*remembered, player_id=player_id, step=step, action=parsed, now=now)
+        if done is not None:
+            return done
     attempt = _attempt_of(attempt_id=attempt_id, player_id=player_id)
     game = attempt.game()
     if _actionable(attempt, game, now=now) and _timed_out(attempt, now):
@@ -123,6 +128,32 @@ def attempt_act(
             attempt_id=current.pk,
         )
     return attempt, game
+
+
+def _act_remembered(
+    attempt: Attempt,
+    game: farkle.Game,
+    *,
+    player_id: int | None,
+    step: int,
+    action: farkle.Action,
+    now: datetime.datetime,
+) -> tuple[Attempt, farkle.Game] | None:
+    """The action applied to the attempt as this process last read or wrote it, without reading
+    it again (daily/game_cache.py); None when anything is not plainly accepted, for the full path
+    to read the row and answer (a refusal always comes from the row as it stands)."""
+    if attempt.player_id != player_id or attempt.step != step:
+        return None
+    if not _actionable(attempt, game, now=now) or _timed_out(attempt, now):
+        return None
+    try:
+        moved = game.apply(action)
+    except farkle.FarkleError:
+        return None
+    if not _write(attempt, moved, _changes(attempt, moved, action, now=now), step=step):
+        return None
+    game_cache.check_row(attempt, moved)
+    return attempt, moved
 
 
 def attempt_clock(
@@ -192,7 +223,7 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
         changes.update(foresight_fields(puzzle=attempt.puzzle, actions=changes["actions"]))
         counted = not changes["held"]
     with transaction.atomic() if counted else nullcontext():
-        if not _store(attempt.pk, step, changes):
+        if not _store(attempt, step, changes):
             return False
         if counted:
             score_count_add(puzzle=attempt.puzzle, score=game.score)
@@ -202,9 +233,10 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
     return True
 
 
-def _store(attempt_id: int, step: int, changes: dict[str, Any]) -> bool:
+def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     """Write ``changes`` if the attempt is still at ``step`` and not finished (the close may have
-    finalised it since it was read); whether it was.
+    finalised it since it was read), and is still the same player's game that started then
+    (an action may start from the row as this process last saw it); whether it was.
 
     The hottest write of the site (issue 15), hand-written: the new action is appended to the
     stored list in the database rather than the whole list sent back, and no queryset is
@@ -231,10 +263,14 @@ def _store(attempt_id: int, step: int, changes: dict[str, Any]) -> bool:
         params.append(json.dumps(appended))
     sql = (
         f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)}"
-        f" WHERE {quote('id')} = %s AND {quote('step')} = %s AND {quote('state')} <> %s"
+        f" WHERE {quote('id')} = %s AND {quote('player_id')} = %s"
+        f" AND {quote('started_at')} = %s AND {quote('step')} = %s AND {quote('state')} <> %s"
     )
+    started_at = meta.get_field("started_at").get_db_prep_value(attempt.started_at, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, attempt_id, step, Attempt.State.FINISHED])
+        cursor.execute(
+            sql, [*params, attempt.pk, attempt.player_id, started_at, step, Attempt.State.FINISHED]
+        )
         return cursor.rowcount == 1
 
 
