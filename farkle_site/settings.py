@@ -105,6 +105,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # one round trip per request and spare the first request after a Postgres restart an error.
     DATABASES["default"]["CONN_MAX_AGE"] = 600
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Parameters sent apart from the statement, and a statement run five times on a connection
+    # prepared there: Postgres then neither parses literals nor plans again, which halves its CPU
+    # per game action (issue 15, docs/performance.md). Behind PgBouncer in transaction mode
+    # (older than 1.21, or without max_prepared_statements), set DATABASE_PREPARED_STATEMENTS=0.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True,
+        prepare_threshold=5 if env_bool("DATABASE_PREPARED_STATEMENTS", default=True) else None,
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

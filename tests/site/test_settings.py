@@ -166,3 +166,20 @@ def test_beat_schedule_defaults_to_this_checkout_not_the_shared_temporary_folder
     assert not default.startswith("/")
     patterns = (PROJECT_ROOT / ".gitignore").read_text().split("\n")
     assert any(fnmatch.fnmatch(default, p.lstrip("/")) for p in patterns if p.startswith("/"))
+
+
+@pytest.mark.parametrize(("value", "threshold"), [(None, "5"), ("1", "5"), ("0", "None")])
+def test_postgres_prepares_statements_unless_told_not_to(
+    run_python, production_env, value, threshold
+):
+    env = {**production_env, "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/farkle"}
+    if value is not None:
+        env["DATABASE_PREPARED_STATEMENTS"] = value
+    code = SETUP + (
+        "o = settings.DATABASES['default']['OPTIONS']; "
+        "print(o['server_side_binding'], o['prepare_threshold'])"
+    )
+
+    result = run_python("-c", code, env=env)
+
+    assert (result.returncode, result.stdout) == (0, f"True {threshold}\n"), result.stderr
