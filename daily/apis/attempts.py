@@ -70,6 +70,34 @@ class AttemptApi(APIView):
         return Response(attempt_data(attempt, game))
 
 
+_FIELDS = frozenset(("step", "action", "dice", "then"))
+
+
+def plain_action(body: dict) -> dict | None:
+    """The body of an action as ``ActionSerializer`` validates it, when it is plainly valid: JSON
+    integers and strings, as every client sends them; None for anything else, which the
+    serializer then validates or refuses with its messages.
+
+    The site's most frequent request (issue 15): building the serializer deep-copies its fields
+    each time, several percent of an action's server CPU. A test holds this to the serializer.
+    """
+    if not body.keys() <= _FIELDS:
+        return None
+    step, action = body.get("step"), body.get("action")
+    if type(step) is not int or not 0 <= step <= 10_000 or action not in ("roll", "keep"):
+        return None
+    dice, then = body.get("dice"), body.get("then")
+    if "dice" in body and not (
+        type(dice) is list and len(dice) <= 6 and all(type(d) is int and 0 <= d <= 5 for d in dice)
+    ):
+        return None
+    if "then" in body and then not in ("roll", "bank"):
+        return None
+    if action == "keep" and ("dice" not in body or "then" not in body):
+        return None
+    return dict(body)
+
+
 class AttemptActionsApi(APIView):
     throttle_classes = [ScopedPlayerThrottle]
     throttle_scope = "attempt_act"
@@ -105,9 +133,11 @@ class AttemptActionsApi(APIView):
     def post(self, request: Request, attempt_id: int) -> Response:
         if not isinstance(request.data, dict):
             raise Invalid("invalid", "The body is a JSON object.")
-        serializer = self.ActionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = plain_action(request.data)
+        if data is None:
+            serializer = self.ActionSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            data = serializer.validated_data
         player_id = session_player_id(request)
         try:
             attempt, game = attempt_act(
