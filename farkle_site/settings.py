@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "farkle_site.middleware.BrowserIdMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "farkle_site.middleware.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -200,6 +200,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PARSER_CLASSES": ["farkle_site.drf.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "farkle_site.drf.JsonNegotiation",
     # ASCII escapes: a lone surrogate echoed back in an error message cannot break the encoding.
     "UNICODE_JSON": False,
     "EXCEPTION_HANDLER": "farkle_site.errors.exception_handler",
