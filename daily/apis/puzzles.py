@@ -102,6 +102,8 @@ class PuzzleAttemptsApi(PuzzleApi):
 
     throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
     throttle_scope = "attempt_start"
+    # A start reads the puzzle's fixed fields only (its times, table, options), never its counters.
+    puzzle_counters = False
 
     def post(self, request: Request, **url_kwargs: Any) -> Response:
         now = timezone.now()
