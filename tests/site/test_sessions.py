@@ -2,6 +2,7 @@
 creating a session without the probe and the transaction (issue 15 item 2)."""
 
 import pytest
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS, UpdateError
 from django.contrib.sessions.models import Session
 from django.db import connection, transaction
 from django.test import Client
@@ -81,3 +82,24 @@ def test_a_saved_change_reaches_the_database_and_the_cache(store):
     # The database alone (the cache emptied) holds the change too.
     session._cache.delete(session.cache_key)
     assert SessionStore(session.session_key)["n"] == 2
+
+
+def test_keys_are_32_characters_of_djangos_alphabet_and_all_differ():
+    keys = {SessionStore()._get_new_session_key() for _ in range(2000)}
+    assert len(keys) == 2000
+    assert {len(key) for key in keys} == {32}
+    assert set("".join(keys)) <= set(VALID_KEY_CHARS)
+    # Each of the 36 characters turns up in every position over 2,000 keys (a digit stuck at
+    # one value, or an alphabet cut short, would not).
+    assert all(len({key[i] for key in keys}) == 36 for i in range(32))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_saving_a_session_deleted_meanwhile_is_an_update_error(store):
+    session = SessionStore()
+    session["n"] = 1
+    session.create()
+    Session.objects.all().delete()
+    session["n"] = 2
+    with pytest.raises(UpdateError):
+        session.save()
