@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Mapping
 from contextlib import nullcontext
 from typing import Any
@@ -74,6 +75,73 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
     return Attempt.objects.create(official=False, dice_source=Attempt.DiceSource.OWN, **fields)
 
 
+# The puzzle's count of players, one more when the statement's ``made`` CTE inserted an attempt.
+_COUNTED = (
+    'counted AS (UPDATE "daily_puzzle" SET "players" = "players" + 1 '
+    'WHERE "id" = %s AND EXISTS (SELECT 1 FROM made))'
+)
+
+
+def attempt_start_as_new_guest(
+    *, name: str, browser_id: uuid.UUID | None, puzzle: Puzzle, now: datetime.datetime
+) -> Attempt | None:
+    """A browser's first game on an open puzzle (every player of the midnight rush): its guest,
+    named ``name``, and its official attempt, stored and counted in one statement. None, with
+    nothing stored, when the guest cannot be created so (the browser has its player already, or
+    someone holds the name), or the puzzle is not open: the caller then takes the usual way
+    (``player_for_browser``, ``attempt_start``). The attempt's ``player`` is the new guest.
+    """
+    attempt_start_allowed(puzzle=puzzle, now=now)
+    if connection.vendor != "postgresql" or now >= puzzle.ends_at:
+        return None
+    player = Player(display_name=name, browser_id=browser_id, created_at=now)
+    attempt = Attempt(
+        player=player,
+        puzzle=puzzle,
+        official=True,
+        actions=[],
+        started_at=now,
+        updated_at=now,
+        deadline=puzzle.closes_at,
+    )
+    qn = connection.ops.quote_name
+    player_fields = [
+        Player._meta.get_field(n) for n in ("display_name", "browser_id", "created_at")
+    ]
+    fields = [
+        f for f in Attempt._meta.concrete_fields if not f.primary_key and f.attname != "player_id"
+    ]
+    sql = (
+        f"WITH guest AS (INSERT INTO {qn(Player._meta.db_table)} "
+        f"({', '.join(qn(f.column) for f in player_fields)}) VALUES (%s, %s, %s) "
+        # Any unique index: the browser's (it has a player) or the name's (someone has it).
+        f"ON CONFLICT DO NOTHING RETURNING {qn(Player._meta.pk.column)}), "
+        # A new player has no official attempt: nothing to conflict with.
+        f"made AS (INSERT INTO {qn(Attempt._meta.db_table)} "
+        f"({qn('player_id')}, {', '.join(qn(f.column) for f in fields)}) "
+        f"SELECT guest.{qn(Player._meta.pk.column)}, {', '.join(['%s'] * len(fields))} "
+        f"FROM guest RETURNING {qn(Attempt._meta.pk.column)}), "
+        f"{_COUNTED} SELECT guest.{qn(Player._meta.pk.column)}, made.{qn(Attempt._meta.pk.column)} "
+        "FROM guest CROSS JOIN made"
+    )
+    params = [
+        *(f.get_db_prep_save(getattr(player, f.attname), connection) for f in player_fields),
+        *(f.get_db_prep_save(f.pre_save(attempt, add=True), connection) for f in fields),
+        puzzle.pk,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    for instance, pk in zip((player, attempt), row, strict=True):
+        instance.pk = pk
+        instance._state.adding = False
+        instance._state.db = connection.alias
+    attempt.player = player
+    return attempt
+
+
 def _official_insert(attempt: Attempt) -> bool:
     """Store ``attempt`` and count its player on the puzzle, unless the player has an official
     attempt there already (False): the partial unique index decides between two simultaneous
@@ -98,16 +166,13 @@ def _official_insert(attempt: Attempt) -> bool:
     qn = connection.ops.quote_name
     fields = [f for f in Attempt._meta.concrete_fields if not f.primary_key]
     values = [f.get_db_prep_save(f.pre_save(attempt, add=True), connection) for f in fields]
-    players = qn(Puzzle._meta.get_field("players").column)
     sql = (
         f"WITH made AS (INSERT INTO {qn(Attempt._meta.db_table)} "
         f"({', '.join(qn(f.column) for f in fields)}) VALUES ({', '.join(['%s'] * len(fields))}) "
         # The target is attempt_one_official_per_player_and_puzzle, partial index and all.
         f"ON CONFLICT ({qn('player_id')}, {qn('puzzle_id')}) WHERE {qn('official')} DO NOTHING "
         f"RETURNING {qn(Attempt._meta.pk.column)}), "
-        f"counted AS (UPDATE {qn(Puzzle._meta.db_table)} SET {players} = {players} + 1 "
-        f"WHERE {qn(Puzzle._meta.pk.column)} = %s AND EXISTS (SELECT 1 FROM made)) "
-        f"SELECT {qn(Attempt._meta.pk.column)} FROM made"
+        f"{_COUNTED} SELECT {qn(Attempt._meta.pk.column)} FROM made"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*values, attempt.puzzle_id])
