@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import redis
@@ -46,6 +47,46 @@ def hit(name: str, seconds: int, *, now: float | None = None) -> Hit:
     # The key outlives its window by a second: a clock slightly behind still counts in it.
     count = _incr(f"{name}:{window}", seconds + 1)
     return Hit(count, (window + 1) * seconds - now)
+
+
+def hit_all(windows: Sequence[tuple[str, int]], *, now: float | None = None) -> list[Hit]:
+    """``hit`` on each ``(name, seconds)``, in one round trip to the shared cache.
+
+    A view with several throttles (a start is counted per player and, for a new guest, per
+    address) would otherwise send a ``MULTI`` for each. One script counts them all, as atomic on
+    the server as ``MULTI`` is, and its one reply costs redis-py less than a transaction's.
+    """
+    now = time.time() if now is None else now
+    names, ttls, lefts = [], [], []
+    for name, seconds in windows:
+        window = math.floor(now / seconds)
+        names.append(f"{name}:{window}")
+        ttls.append(seconds + 1)
+        lefts.append((window + 1) * seconds - now)
+    client = _shared()
+    if client is None or not names:
+        counts = [_incr(name, ttl) for name, ttl in zip(names, ttls, strict=True)]
+    else:
+        script = _hit_all_script(settings.CACHE_URL)
+        counts = script(keys=[f"{_PREFIX}{name}" for name in names], args=ttls, client=client)
+    return [Hit(int(c), left) for c, left in zip(counts, lefts, strict=True)]
+
+
+# Each key as ``_incr`` counts it: created at 0 with its expiry unless it exists, then counted.
+_HIT_ALL = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+  redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
+  counts[i] = redis.call('INCR', key)
+end
+return counts
+"""
+
+
+@functools.cache
+def _hit_all_script(url: str):
+    # redis-py sends the script's SHA (EVALSHA), loading the script once when Redis lacks it.
+    return _redis(url).register_script(_HIT_ALL)
 
 
 def count(name: str, seconds: int) -> int:

@@ -33,7 +33,7 @@ from daily.services.attempts import (
 from daily.services.players import display_name_generate
 from daily.web.session import session_bind, session_player, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
-from farkle_site.drf import ScopedPlayerThrottle
+from farkle_site.drf import ScopedPlayerThrottle, ThrottledAtOnce
 from farkle_site.middleware import browser_id_of
 
 
@@ -104,8 +104,9 @@ class PuzzleApi(APIView, metaclass=ABCMeta):
         """The puzzle the URL names (a refusal when it names none)."""
 
 
-class PuzzleAttemptsApi(PuzzleApi):
+class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
     # Start an attempt: the player's first on an open puzzle is official, any later practice.
+    # Its throttles (per player, and per address for a new guest) count in one round trip.
 
     throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
     throttle_scope = "attempt_start"
