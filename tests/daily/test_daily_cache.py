@@ -87,3 +87,22 @@ def test_the_key_names_the_database_itself():
     assert puzzles._cache_key(DAY) == (
         f"farkle:daily:{connection.settings_dict['NAME']}:{oid}:{DAY.isoformat()}"
     )
+
+
+def test_a_daily_this_process_has_read_is_not_asked_of_the_cache_again(monkeypatch):
+    daily_get_or_create(day=DAY, now=NOON)
+    asked = []
+    original = puzzles.cache.get
+    monkeypatch.setattr(puzzles.cache, "get", lambda *a, **k: asked.append(a) or original(*a, **k))
+    shown = daily_get_or_create(day=DAY, now=NOON)
+    assert (asked, shown.pk) == ([], Puzzle.objects.get(day=DAY).pk)
+    # A start (no counters, nothing to check the copy by) still asks the shared cache.
+    daily_get_or_create(day=DAY, now=NOON, counters=False)
+    assert len(asked) == 1
+
+
+def test_a_shown_daily_is_a_copy_the_caller_may_change():
+    first = daily_get_or_create(day=DAY, now=NOON)
+    first.players = 99
+    again = daily_get_or_create(day=DAY, now=NOON)
+    assert (again is not first, again.players) == (True, 0)
