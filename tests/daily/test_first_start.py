@@ -81,3 +81,24 @@ def test_a_fresh_browser_on_a_closed_days_archive_plays_practice():
         attempt = start_daily(Client(), DAY)
     assert (attempt["official"], Player.objects.count()) == (False, 1)
     assert Puzzle.objects.get(day=DAY).players == 0
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_fresh_browsers_attempt_is_stored_as_the_orm_stores_one():
+    # Its unchanging fields are written as literals once per process: the row must be the one
+    # Django's own INSERT makes (here through Attempt.objects.create).
+    fresh = [start_daily(Client(), DAY)["id"] for _ in range(2)]
+    puzzle = Puzzle.objects.get(day=DAY)
+    orm = Attempt.objects.create(
+        player=player_create(now=NOON),
+        puzzle=puzzle,
+        official=True,
+        actions=[],
+        started_at=NOON,
+        updated_at=NOON,
+        deadline=puzzle.closes_at,
+    )
+    skip = {"id", "player"}
+    names = [f.attname for f in Attempt._meta.concrete_fields if f.name not in skip]
+    rows = {a.pk: [getattr(a, n) for n in names] for a in Attempt.objects.all()}
+    assert rows[fresh[0]] == rows[fresh[1]] == rows[orm.pk]
