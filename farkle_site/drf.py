@@ -109,22 +109,31 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         pass
 
     def allow_request(self, request, view):
-        self.scope = getattr(view, self.scope_attribute, None)
-        if not self.scope:
-            return True
-        return self._count(request, view)
-
-    def _count(self, request, view) -> bool:
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        self.key = self.get_cache_key(request, view)
-        if self.key is None:
+        counter = self.counter(request, view)
+        if counter is None:
             return True
         # A fixed window counted atomically in the shared cache (farkle_site.ratelimit), in
         # place of DRF's history of timestamps read and written back by each request.
-        result = ratelimit.hit(self.key, self.duration, now=self.timer())
-        self._wait = result.window_left
-        return result.count <= self.num_requests
+        return self.judge(ratelimit.hit(*counter, now=self.timer()))
+
+    def counter(self, request, view) -> tuple[str, int] | None:
+        """The counter this request counts on (its key, its window in seconds), or None when
+        this throttle lets the request through uncounted."""
+        self.scope = getattr(view, self.scope_attribute, None)
+        if not self.scope:
+            return None
+        return self._counter(request, view)
+
+    def _counter(self, request, view) -> tuple[str, int] | None:
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.key = self.get_cache_key(request, view)
+        return None if self.key is None else (self.key, self.duration)
+
+    def judge(self, hit: ratelimit.Hit) -> bool:
+        """Whether the request is allowed, given its counter's count (and when its window ends)."""
+        self._wait = hit.window_left
+        return hit.count <= self.num_requests
 
     def wait(self) -> float:
         return self._wait
@@ -146,13 +155,35 @@ class ScopedAddressThrottle(ScopedPlayerThrottle):
     """Rate limit per client address (behind NUM_PROXIES), whoever the player, by the view's
     ``address_throttle_scope`` (or ``throttle_scope`` when the view throttles only by address)."""
 
-    def allow_request(self, request, view):
+    def counter(self, request, view):
         self.scope_attribute = (
             "address_throttle_scope"
             if hasattr(view, "address_throttle_scope")
             else "throttle_scope"
         )
-        return super().allow_request(request, view)
+        return super().counter(request, view)
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class ThrottledAtOnce:
+    """A view (a mixin before APIView) whose throttles are counted in one round trip to the
+    shared cache (``ratelimit.hit_all``) rather than one each; refused as DRF refuses, with the
+    longest wait of the throttles that refuse. Every throttle of the view must be a
+    ``ScopedPlayerThrottle``."""
+
+    def check_throttles(self, request):
+        counted = []
+        for throttle in self.get_throttles():
+            counter = throttle.counter(request, self)
+            if counter is not None:
+                counted.append((throttle, counter))
+        hits = ratelimit.hit_all([counter for _, counter in counted])
+        waits = [
+            throttle.wait()
+            for (throttle, _), hit in zip(counted, hits, strict=True)
+            if not throttle.judge(hit)
+        ]
+        if waits:
+            self.throttled(request, max(waits))

@@ -1,9 +1,9 @@
 """Fixed-window counters for the throttles, shared by every process through Redis.
 
-One request costs one round trip and one command: a script that counts with ``INCR`` and gives
-the window's first count its expiry, atomic on the server, so processes never lose each other's
-hits (DRF's own throttles read a pickled history, then write it back: two round trips, and
-concurrent requests overwrite each other).
+One request costs one round trip and one command, whatever number of throttles it passes: a
+script that counts each with ``INCR`` and gives a window's first count its expiry, atomic on the
+server, so processes never lose each other's hits (DRF's own throttles read a pickled history,
+then write it back: two round trips, and concurrent requests overwrite each other).
 Without ``CACHE_URL`` (development, the tests) the counters live in Django's cache of the process.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import redis
@@ -34,23 +35,6 @@ def _redis(url: str) -> redis.Redis:
     return redis.Redis.from_url(url)
 
 
-# The first hit of a window starts its expiry; Redis runs a script atomically, so no other hit
-# can fall between the two commands and no key is ever left without one.
-_COUNT = """
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then
-    redis.call('EXPIRE', KEYS[1], ARGV[1])
-end
-return count
-"""
-
-
-@functools.cache
-def _count_script(client: redis.Redis) -> redis.commands.core.Script:
-    # EVALSHA: one command on the wire, the script loaded once per server (again after a restart).
-    return client.register_script(_COUNT)
-
-
 def _shared() -> redis.Redis | None:
     url = settings.CACHE_URL
     return _redis(url) if url and url.startswith(("redis://", "rediss://", "unix://")) else None
@@ -66,16 +50,66 @@ def hit(name: str, seconds: int, *, now: float | None = None) -> Hit:
     return Hit(count, (window + 1) * seconds - now)
 
 
+def hit_all(windows: Sequence[tuple[str, int]], *, now: float | None = None) -> list[Hit]:
+    """``hit`` on each ``(name, seconds)``, in one round trip to the shared cache.
+
+    A view with several throttles (a start is counted per player and, for a new guest, per
+    address) would otherwise send one command for each.
+    """
+    now = time.time() if now is None else now
+    names, ttls, lefts = [], [], []
+    for name, seconds in windows:
+        window = math.floor(now / seconds)
+        names.append(f"{name}:{window}")
+        ttls.append(seconds + 1)
+        lefts.append((window + 1) * seconds - now)
+    client = _shared()
+    if client is None or not names:
+        counts = [_incr(name, ttl) for name, ttl in zip(names, ttls, strict=True)]
+    else:
+        counts = _count_shared(client, names, ttls)
+    return [Hit(int(c), left) for c, left in zip(counts, lefts, strict=True)]
+
+
+# Each key counted with INCR, the window's first count giving it its expiry. Redis runs a script
+# atomically, so no other hit falls between the two commands and no key is ever left without an
+# expiry; and the whole is one command on the wire (EVALSHA), where MULTI, SET NX, INCR and EXEC
+# were four per key.
+_COUNT = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then
+    redis.call('EXPIRE', key, ARGV[i])
+  end
+  counts[i] = count
+end
+return counts
+"""
+
+
+@functools.cache
+def _count_script(url: str):
+    # redis-py sends the script's SHA, loading the script once when Redis lacks it (a restart).
+    return _redis(url).register_script(_COUNT)
+
+
+def _count_shared(client: redis.Redis, names: Sequence[str], ttls: Sequence[int]) -> list[int]:
+    script = _count_script(settings.CACHE_URL)
+    counts = script(keys=[f"{_PREFIX}{name}" for name in names], args=list(ttls), client=client)
+    return [int(count) for count in counts]
+
+
 def count(name: str, seconds: int) -> int:
     """Count one more on ``name``, a counter that ends ``seconds`` after its first count."""
     return _incr(name, seconds)
 
 
 def _incr(name: str, ttl: int) -> int:
-    key = f"{_PREFIX}{name}"
     client = _shared()
     if client is not None:
-        return int(_count_script(client)(keys=[key], args=[ttl]))
+        return _count_shared(client, [name], [ttl])[0]
+    key = f"{_PREFIX}{name}"
     cache.add(key, 0, timeout=ttl)
     try:
         return cache.incr(key)

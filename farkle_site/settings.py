@@ -252,8 +252,10 @@ CACHES = {
 
 # With a shared cache (several processes), sessions are read from it and written through to the
 # database; each process's own memory would not see another's logout, so it is never used for them.
+# Django's cached_db store, creating a session in one INSERT rather than a probe and a transaction
+# (farkle_site/sessions.py).
 if CACHE_URL:
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "farkle_site.sessions"
 
 # Replay every game daily/game_cache.py finds and fail the request if they differ (the tests).
 FARKLE_CHECK_GAME_CACHE = False

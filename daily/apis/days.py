@@ -38,4 +38,7 @@ class DailyApi(PuzzleApi):
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
         text = url_kwargs["day"]
         day = day_or_today(text, now) if self.today_allowed else parse_day(text)
-        return daily_get_or_create(day=day, now=now)
+        # A view that shows none of the daily's counters says so (``puzzle_counters``), and
+        # spares their query.
+        counters = getattr(self, "puzzle_counters", True)
+        return daily_get_or_create(day=day, now=now, counters=counters)

@@ -12,6 +12,7 @@ import datetime
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
+from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import status
 from rest_framework.request import Request
@@ -20,7 +21,7 @@ from rest_framework.views import APIView
 
 from daily.apis import schemas
 from daily.apis.payloads import attempt_data, iso, puzzle_ref, verification_data
-from daily.models import Puzzle
+from daily.models import Attempt, Puzzle
 from daily.selectors.analysis import reference_score
 from daily.selectors.leaderboards import (
     Distribution,
@@ -30,10 +31,16 @@ from daily.selectors.leaderboards import (
     leaderboard_page,
 )
 from daily.selectors.verification import verification_attempt
-from daily.services.attempts import attempt_start, attempt_start_allowed
-from daily.web.session import session_player, session_player_or_create
+from daily.services.attempts import (
+    attempt_start,
+    attempt_start_allowed,
+    attempt_start_as_new_guest,
+)
+from daily.services.players import display_name_generate
+from daily.web.session import session_bind, session_player, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
-from farkle_site.drf import ScopedPlayerThrottle
+from farkle_site.drf import ScopedPlayerThrottle, ThrottledAtOnce
+from farkle_site.middleware import browser_id_of
 
 
 def _entry_data(entry: Entry, timed: bool) -> dict[str, Any]:
@@ -164,20 +171,41 @@ class PuzzleApi(APIView, metaclass=ABCMeta):
         """The puzzle the URL names (a refusal when it names none)."""
 
 
-class PuzzleAttemptsApi(PuzzleApi):
+class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
     # Start an attempt: the player's first on an open puzzle is official, any later practice.
+    # Its throttles (per player, and per address for a new guest) count in one round trip.
 
     throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
     throttle_scope = "attempt_start"
+    # A start reads the puzzle's fixed fields only (its times, table, options), never its counters.
+    puzzle_counters = False
 
     def post(self, request: Request, **url_kwargs: Any) -> Response:
         now = timezone.now()
         puzzle = self.find_puzzle(now=now, **url_kwargs)
         # Refused before the session's player is created: a refusal stores nothing.
         attempt_start_allowed(puzzle=puzzle, now=now)
-        player = session_player_or_create(request._request, now=now)
-        attempt = attempt_start(player=player, puzzle=puzzle, now=now)
+        attempt = _start(request._request, puzzle=puzzle, now=now)
         return Response(attempt_data(attempt, attempt.game()), status=status.HTTP_201_CREATED)
+
+
+def _start(request: HttpRequest, *, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
+    """The request's attempt on ``puzzle``, its player created (a guest) by its first game."""
+    player = session_player(request)
+    user = getattr(request, "user", None)
+    if player is None and not (user is not None and user.is_authenticated):
+        # A fresh browser (the midnight rush): its guest and official attempt in one statement.
+        attempt = attempt_start_as_new_guest(
+            name=display_name_generate(),
+            browser_id=browser_id_of(request),
+            puzzle=puzzle,
+            now=now,
+        )
+        if attempt is not None:
+            session_bind(request, attempt.player)
+            return attempt
+    player = session_player_or_create(request, now=now)
+    return attempt_start(player=player, puzzle=puzzle, now=now)
 
 
 class PuzzleLeaderboardApi(PuzzleApi):

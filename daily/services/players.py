@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from daily.models import Player
 from daily.rules.names import display_name_clean
@@ -135,14 +135,51 @@ def player_for_browser(
             return player
         # An account whose player was removed gets a new one, still its own.
         return player_create(now=now, user=user, display_name=display_name)
-    player = Player.objects.filter(browser_id=browser_id).first() if browser_id else None
-    if player is not None:
-        return player
-    try:
-        return player_create(now=now, browser_id=browser_id, display_name=display_name)
-    except IntegrityError:
-        # The other first request of this browser created it a moment ago.
-        return Player.objects.get(browser_id=browser_id)
+    # A browser's first game (every player of the midnight rush): inserted straight away, the
+    # unique indexes deciding, rather than looked for first and then inserted in a transaction.
+    for draw in range(_DRAWS * 2):
+        name = display_name or display_name_generate(crowded=draw >= _DRAWS)
+        player = _guest_insert(name=name, browser_id=browser_id, now=now)
+        if player is not None:
+            return player
+        # Nothing inserted: either this browser has its player (made by an earlier request, or
+        # by its other first request a moment ago: the insert waited for that one to commit),
+        # or the name is someone else's.
+        if browser_id is not None:
+            player = Player.objects.filter(browser_id=browser_id).first()
+            if player is not None:
+                return player
+        if display_name is not None:
+            raise _name_taken(display_name)
+    raise Unavailable("busy", "No free player name could be drawn; please try again.")
+
+
+def _guest_insert(
+    *, name: str, browser_id: uuid.UUID | None, now: datetime.datetime
+) -> Player | None:
+    """A new guest named ``name``, or None when a unique index (its browser's, the name's) already
+    holds one: one statement, no exception, no transaction of its own."""
+    fields = {f.name: f for f in Player._meta.concrete_fields}
+    values = {"display_name": name, "browser_id": browser_id, "created_at": now}
+    columns = ", ".join(connection.ops.quote_name(fields[k].column) for k in values)
+    params = [fields[k].get_db_prep_save(v, connection) for k, v in values.items()]
+    table = connection.ops.quote_name(Player._meta.db_table)
+    pk = connection.ops.quote_name(Player._meta.pk.column)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({columns}) VALUES (%s, %s, %s) "
+            f"ON CONFLICT DO NOTHING RETURNING {pk}",
+            params,
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    # As if read from the database: a later save() updates it rather than inserting it again.
+    return Player.from_db(
+        connection.alias,
+        ["id", "display_name", "user_id", "browser_id", "created_at"],
+        [row[0], name, None, browser_id, now],
+    )
 
 
 def account_username_clean(username: str) -> str:

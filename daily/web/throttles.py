@@ -11,8 +11,8 @@ class NewGuestThrottle(ScopedAddressThrottle):
     gets an official attempt, so minting guests to see the dice first costs time (scope
     ``guest_start``)."""
 
-    def allow_request(self, request, view):
+    def counter(self, request, view):
         if session_player(request) is not None:
-            return True
+            return None
         self.scope = "guest_start"
-        return self._count(request, view)
+        return self._counter(request, view)

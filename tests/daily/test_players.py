@@ -1,14 +1,19 @@
 import datetime
+import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from daily.models import Player
 from daily.rules.names import display_name_clean, text_clean
+from daily.services import players
 from daily.services.players import (
     _ADJECTIVES,
     _ANIMALS,
     display_name_generate,
     player_create,
+    player_for_browser,
     player_rename,
 )
 from farkle_site.domain import Conflict, DomainError
@@ -258,3 +263,83 @@ def test_text_clean_bad_titles(text, detail):
         text_clean(text, what="title", max_length=20)
 
     assert (error.value.code, error.value.message) == ("invalid", detail)
+
+
+# A browser's guest (issue 15 item 2): one INSERT, the unique indexes deciding.
+
+BROWSER = uuid.UUID("6b1f0c7e-3d52-4c1a-9a53-0d1c3b0f6e21")
+
+
+@pytest.mark.django_db
+def test_a_new_browser_gets_its_guest_in_one_statement():
+    with CaptureQueriesContext(connection) as queries:
+        guest = player_for_browser(user=None, browser_id=BROWSER, now=NOW)
+    # Counted by hand: the insert, without a look for the browser's player before it.
+    assert [q["sql"].split()[0] for q in queries] == ["INSERT"]
+    stored = Player.objects.get()
+    assert (stored.pk, stored.display_name, stored.browser_id) == (
+        guest.pk,
+        guest.display_name,
+        BROWSER,
+    )
+    # As read from the database: saving it updates the row rather than inserting another.
+    guest.display_name = "Saved Again"
+    guest.save()
+    assert list(Player.objects.values_list("display_name", flat=True)) == ["Saved Again"]
+
+
+@pytest.mark.django_db
+def test_a_browser_with_a_guest_gets_the_same_one_back():
+    first = player_for_browser(user=None, browser_id=BROWSER, now=NOW)
+    again = player_for_browser(user=None, browser_id=BROWSER, now=NOW, display_name="Other Name")
+    assert (again.pk, again.display_name, Player.objects.count()) == (
+        first.pk,
+        first.display_name,
+        1,
+    )
+
+
+@pytest.mark.django_db
+def test_a_drawn_name_someone_holds_is_drawn_again(monkeypatch):
+    player_create(now=NOW, display_name="Brave Badger 42")
+    draws = iter(["brave BADGER 42", "Brave Badger 42", "Calm Crane 7"])
+    monkeypatch.setattr(players, "display_name_generate", lambda crowded=False: next(draws))
+    guest = player_for_browser(user=None, browser_id=BROWSER, now=NOW)
+    assert guest.display_name == "Calm Crane 7"
+    assert sorted(Player.objects.values_list("display_name", flat=True)) == [
+        "Brave Badger 42",
+        "Calm Crane 7",
+    ]
+
+
+@pytest.mark.django_db
+def test_a_crowded_space_of_names_falls_back_then_gives_up(monkeypatch):
+    player_create(now=NOW, display_name="Brave Badger 42")
+    asked = []
+
+    def taken(crowded=False):
+        asked.append(crowded)
+        return "Brave Badger 42"
+
+    monkeypatch.setattr(players, "display_name_generate", taken)
+    with pytest.raises(DomainError) as error:
+        player_for_browser(user=None, browser_id=BROWSER, now=NOW)
+    assert error.value.code == "busy"
+    # Twenty plain draws, then twenty with two adjectives.
+    assert asked == [False] * 20 + [True] * 20
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_new_browser_choosing_a_held_name_is_refused_and_stores_nothing():
+    player_create(now=NOW, display_name="Brave Badger 42")
+    with pytest.raises(Conflict) as error:
+        player_for_browser(user=None, browser_id=BROWSER, now=NOW, display_name="Brave Badger 42")
+    assert error.value.code == "name_taken"
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_browser_without_an_id_still_gets_a_guest():
+    guest = player_for_browser(user=None, browser_id=None, now=NOW, display_name="No Cookie")
+    assert Player.objects.get().pk == guest.pk

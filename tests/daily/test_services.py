@@ -2,6 +2,8 @@
 and puzzle, the step lock, holding and releasing a game. HTTP tests keep the contract."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 import farkle
 from daily.models import Attempt, Player, Puzzle, ScoreCount
@@ -107,3 +109,30 @@ def test_attempt_hold_and_release_count_once_each():
     assert counts() == {}
     assert [attempt_release(attempt_id=finished.pk, now=NOON) for _ in range(2)] == [True, False]
     assert counts() == counted
+
+
+@pytest.mark.django_db
+def test_an_official_start_stores_and_counts_in_one_statement():
+    puzzle = _daily()
+    player = player_create(now=NOON)
+    with CaptureQueriesContext(connection) as queries:
+        attempt = attempt_start(player=player, puzzle=puzzle, now=NOON)
+    # Counted by hand: the attempt's INSERT and the puzzle's UPDATE in one WITH statement, no
+    # transaction (nor savepoint) around them.
+    assert len(queries) == 1
+    assert (Attempt.objects.get().pk, Puzzle.objects.get(pk=puzzle.pk).players) == (attempt.pk, 1)
+    # The attempt returned is the stored one, as read: saving it updates the row.
+    attempt.score = 50
+    attempt.save()
+    assert list(Attempt.objects.values_list("score", "official")) == [(50, True)]
+
+
+@pytest.mark.django_db
+def test_a_refused_second_official_start_counts_no_one():
+    puzzle = _daily()
+    player = player_create(now=NOON)
+    first = attempt_start(player=player, puzzle=puzzle, now=NOON)
+    with pytest.raises(Conflict) as refused:
+        attempt_start(player=player, puzzle=puzzle, now=NOON)
+    assert (refused.value.code, refused.value.shown["attempt_id"]) == ("wrong_state", first.pk)
+    assert (Attempt.objects.count(), Puzzle.objects.get(pk=puzzle.pk).players) == (1, 1)

@@ -1,0 +1,108 @@
+"""A day's daily found through the cache (issue 15 item 2): its fixed fields cached, its
+counters (players, the close's closed_at and final_stats) always read fresh."""
+
+import datetime
+
+import pytest
+import time_machine
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from daily.models import Puzzle
+from daily.services import puzzles
+from daily.services.puzzles import daily_get_or_create
+from daily.services.rollover import puzzle_close
+from tests.moments import NOON
+
+from .helpers import play_greedy, start_daily
+
+pytestmark = pytest.mark.django_db
+DAY = NOON.date()
+
+
+def _statements(work) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        work()
+    return [q["sql"] for q in queries]
+
+
+def test_a_daily_once_read_costs_one_lean_statement_and_a_start_none():
+    first = daily_get_or_create(day=DAY, now=NOON)
+    # Counted by hand: the counters' SELECT, by the puzzle's id; nothing for a start.
+    again = _statements(lambda: daily_get_or_create(day=DAY, now=NOON))
+    assert len(again) == 1 and '"players", "closed_at", "final_stats"' in again[0]
+    assert _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False)) == []
+    found = daily_get_or_create(day=DAY, now=NOON, counters=False)
+    assert (found.pk, found.commitment, found.closes_at) == (
+        first.pk,
+        first.commitment,
+        first.closes_at,
+    )
+
+
+@time_machine.travel(NOON, tick=False)
+def test_the_days_players_count_every_start_at_once():
+    watcher = Client()
+    seen = [watcher.get(f"/api/daily/{DAY}").json()["players"]]
+    for _ in range(3):
+        start_daily(Client(), DAY.isoformat())
+        seen.append(watcher.get(f"/api/daily/{DAY}").json()["players"])
+    # Counted independently: one official attempt per new browser.
+    assert seen == [0, 1, 2, 3]
+
+
+def test_the_close_shows_at_once_on_a_cached_daily():
+    with time_machine.travel(NOON, tick=False):
+        client = Client()
+        play_greedy(client, start_daily(client, DAY.isoformat()))
+        before = client.get(f"/api/daily/{DAY}").json()
+    assert (before["status"], before["final_stats"]) == ("open", None)
+    after_close = datetime.datetime(2026, 11, 30, 0, 2, tzinfo=datetime.UTC)
+    puzzle_close(puzzle_id=Puzzle.objects.get(day=DAY).pk, now=after_close)
+    with time_machine.travel(after_close, tick=False):
+        shown = client.get(f"/api/daily/{DAY}").json()
+    stored = Puzzle.objects.get(day=DAY)
+    assert (shown["status"], shown["players"]) == ("closed", 1)
+    assert shown["final_stats"] == stored.final_stats and stored.final_stats["players"] == 1
+
+
+def test_a_cached_daily_whose_row_is_gone_is_read_again():
+    stale = daily_get_or_create(day=DAY, now=NOON)
+    Puzzle.objects.filter(pk=stale.pk).delete()
+    # The cache still holds the deleted row (as after a database was created anew).
+    assert cache.get(puzzles._cache_key(DAY)).pk == stale.pk
+    fresh = daily_get_or_create(day=DAY, now=NOON)
+    assert fresh.pk != stale.pk
+    assert Puzzle.objects.get(day=DAY).pk == fresh.pk
+    assert cache.get(puzzles._cache_key(DAY)).pk == fresh.pk
+
+
+def test_the_key_names_the_database_itself():
+    # A database created anew under the same name gets another oid, hence other keys.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT oid FROM pg_database WHERE datname = current_database()")
+        (oid,) = cursor.fetchone()
+    assert puzzles._cache_key(DAY) == (
+        f"farkle:daily:{connection.settings_dict['NAME']}:{oid}:{DAY.isoformat()}"
+    )
+
+
+def test_a_daily_this_process_has_read_is_not_asked_of_the_cache_again(monkeypatch):
+    daily_get_or_create(day=DAY, now=NOON)
+    asked = []
+    original = puzzles.cache.get
+    monkeypatch.setattr(puzzles.cache, "get", lambda *a, **k: asked.append(a) or original(*a, **k))
+    shown = daily_get_or_create(day=DAY, now=NOON)
+    assert (asked, shown.pk) == ([], Puzzle.objects.get(day=DAY).pk)
+    # A start (no counters, nothing to check the copy by) still asks the shared cache.
+    daily_get_or_create(day=DAY, now=NOON, counters=False)
+    assert len(asked) == 1
+
+
+def test_a_shown_daily_is_a_copy_the_caller_may_change():
+    first = daily_get_or_create(day=DAY, now=NOON)
+    first.players = 99
+    again = daily_get_or_create(day=DAY, now=NOON)
+    assert (again is not first, again.players) == (True, 0)

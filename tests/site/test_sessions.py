@@ -1,0 +1,105 @@
+"""The session store of the shared-cache settings (farkle_site/sessions.py): Django's cached_db,
+creating a session without the probe and the transaction (issue 15 item 2)."""
+
+import pytest
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS, UpdateError
+from django.contrib.sessions.models import Session
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from daily.models import Player
+from farkle_site.sessions import SessionStore
+from tests.daily.helpers import start_daily
+from tests.moments import NOON
+
+DAY = NOON.date().isoformat()
+
+
+@pytest.fixture
+def store(settings):
+    settings.SESSION_ENGINE = "farkle_site.sessions"
+
+
+def _session_statements(queries) -> list[str]:
+    return [q["sql"].split()[0] for q in queries if "django_session" in q["sql"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_game_stores_its_session_in_one_insert(store, clock):
+    client = Client()
+    with CaptureQueriesContext(connection) as queries:
+        attempt = start_daily(client, DAY)
+    # Django's own store probes the key with a SELECT first, and wraps the INSERT in a
+    # transaction (whose BEGIN the capture does not list).
+    assert _session_statements(queries) == ["INSERT"]
+    key = client.cookies["sessionid"].value
+    assert Session.objects.filter(session_key=key).count() == 1
+    # The session holds the player: the browser's next request finds its game.
+    again = client.get(f"/api/daily/{DAY}").json()
+    assert [a["id"] for a in again["my_attempts"]] == [attempt["id"]]
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_drawn_key_already_taken_is_drawn_again(store, monkeypatch):
+    taken = SessionStore()
+    taken["who"] = "first"
+    taken.create()
+    draws = iter([taken.session_key, "b" * 32])
+    monkeypatch.setattr(SessionStore, "_get_new_session_key", lambda self: next(draws))
+    fresh = SessionStore()
+    fresh["who"] = "second"
+    fresh.save()
+    assert fresh.session_key == "b" * 32
+    stored = {s.session_key: s.get_decoded()["who"] for s in Session.objects.all()}
+    assert stored == {taken.session_key: "first", "b" * 32: "second"}
+
+
+@pytest.mark.django_db
+def test_inside_a_transaction_a_taken_key_leaves_the_transaction_usable(store, monkeypatch):
+    taken = SessionStore()
+    taken.create()
+    draws = iter([taken.session_key, "c" * 32])
+    monkeypatch.setattr(SessionStore, "_get_new_session_key", lambda self: next(draws))
+    with transaction.atomic():
+        fresh = SessionStore()
+        fresh.save()
+        # A failed statement without its savepoint would refuse every later one.
+        assert Session.objects.count() == 2
+    assert fresh.session_key == "c" * 32
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_saved_change_reaches_the_database_and_the_cache(store):
+    session = SessionStore()
+    session["n"] = 1
+    session.create()
+    session["n"] = 2
+    session.save()
+    assert Session.objects.get(session_key=session.session_key).get_decoded() == {"n": 2}
+    assert SessionStore(session.session_key)["n"] == 2
+    # The database alone (the cache emptied) holds the change too.
+    session._cache.delete(session.cache_key)
+    assert SessionStore(session.session_key)["n"] == 2
+
+
+def test_keys_are_32_characters_of_djangos_alphabet_and_all_differ():
+    keys = {SessionStore()._get_new_session_key() for _ in range(2000)}
+    assert len(keys) == 2000
+    assert {len(key) for key in keys} == {32}
+    assert set("".join(keys)) <= set(VALID_KEY_CHARS)
+    # Each of the 36 characters turns up in every position over 2,000 keys (a digit stuck at
+    # one value, or an alphabet cut short, would not).
+    assert all(len({key[i] for key in keys}) == 36 for i in range(32))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_saving_a_session_deleted_meanwhile_is_an_update_error(store):
+    session = SessionStore()
+    session["n"] = 1
+    session.create()
+    Session.objects.all().delete()
+    session["n"] = 2
+    with pytest.raises(UpdateError):
+        session.save()

@@ -1,0 +1,96 @@
+"""A start's throttles counted in one round trip to Redis (farkle_site.ratelimit.hit_all,
+issue 15 item 2): the same counts and refusals as one MULTI per throttle."""
+
+import os
+import uuid
+
+import pytest
+import redis
+from django.test import Client
+
+from farkle_site import ratelimit
+from tests.daily.helpers import post, start_daily
+from tests.helpers import rates
+
+REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture
+def shared(settings):
+    """The throttles on the test's Redis; the counters it made deleted afterwards."""
+    settings.CACHE_URL = REDIS
+    server = redis.Redis.from_url(REDIS)
+    before = set(server.scan_iter("farkle:rl:*"))
+    yield server
+    made = set(server.scan_iter("farkle:rl:*")) - before
+    if made:
+        server.delete(*made)
+    server.close()
+
+
+@pytest.fixture
+def commands(monkeypatch):
+    """The commands the throttles' client sends (a pipeline's count as one, "MULTI")."""
+    sent = []
+    client = ratelimit._redis(REDIS)
+    original = client.execute_command
+
+    def counting(*args, **options):
+        sent.append(args[0])
+        return original(*args, **options)
+
+    monkeypatch.setattr(client, "execute_command", counting)
+    monkeypatch.setattr(client, "pipeline", lambda *a, **k: sent.append("MULTI") or pipe(*a, **k))
+    pipe = type(client).pipeline.__get__(client)
+    return sent
+
+
+def _counters(server, address: str) -> dict[str, int]:
+    return {
+        key.decode().split(":")[2].split("_address")[0]: int(server.get(key))
+        for key in server.scan_iter(f"farkle:rl:*{address}*")
+    }
+
+
+@pytest.mark.django_db
+def test_a_new_guests_start_counts_both_throttles_in_one_command(shared, commands, clock):
+    address = f"10.77.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"
+    ratelimit.hit_all([(f"test:{uuid.uuid4().hex}", 60)])  # Redis knows the script from now on
+    commands.clear()
+    start_daily(Client(REMOTE_ADDR=address), "today")
+    # Counted by hand: the per-player (here per-address) start and the new guest's, one script.
+    assert commands == ["EVALSHA"]
+    keys = sorted(k.decode() for k in shared.scan_iter(f"farkle:rl:*{address}*"))
+    assert [key.split(":")[2].split("_")[1] for key in keys] == ["attempt", "guest"]
+    assert [int(shared.get(key)) for key in keys] == [1, 1]
+    assert all(0 < shared.ttl(key) <= 61 for key in keys if "attempt_start" in key)
+
+
+@pytest.mark.django_db
+def test_the_guest_limit_refuses_with_the_longest_wait(shared, clock):
+    address = f"10.78.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"
+    with rates(guest_start="2/hour", attempt_start="100/minute"):
+        codes = [
+            post(Client(REMOTE_ADDR=address), "/api/daily/today/attempts").status_code
+            for _ in range(3)
+        ]
+        refused = post(Client(REMOTE_ADDR=address), "/api/daily/today/attempts")
+    assert codes == [201, 201, 429]
+    # The hour's window (the clock frozen at noon: a whole hour left), not the minute's.
+    assert refused["Retry-After"] == "3600"
+    # Each refused request was counted too, as DRF counts every throttle of a request.
+    guest = next(k for k in shared.scan_iter(f"farkle:rl:*guest_start*{address}*"))
+    assert int(shared.get(guest)) == 4
+
+
+def test_hit_all_counts_each_window_as_hit_does(shared):
+    name = f"test:{uuid.uuid4().hex}"
+    first = ratelimit.hit_all([(f"{name}:a", 60), (f"{name}:b", 3600)], now=1_000_030.0)
+    second = ratelimit.hit_all([(f"{name}:a", 60), (f"{name}:b", 3600)], now=1_000_031.0)
+    alone = ratelimit.hit(f"{name}:a", 60, now=1_000_032.0)
+    assert [h.count for h in first] == [1, 1]
+    assert [h.count for h in second] == [2, 2]
+    assert alone.count == 3
+    # 1,000,030 s is 10 s into a minute (16,667 × 60 = 1,000,020) and 2,830 s into an hour.
+    assert [h.window_left for h in first] == [50.0, 770.0]
+    assert ratelimit.hit_all([]) == []
