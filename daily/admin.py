@@ -68,8 +68,8 @@ class AttemptAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    # Derived from the puzzle's counts (nothing is stored per attempt): the page shows one
-    # attempt, so one query for both.
+    # Derived from the puzzle's counts (nothing is stored per attempt): a query for each of the
+    # two fields, on a page that shows one attempt.
     def _standing(self, attempt: Attempt) -> tuple[int | None, float | None]:
         return attempt_ranks([attempt.pk]).get(attempt.pk, (None, None))
 

@@ -60,6 +60,9 @@ def _attempt_with_puzzle(attempt_id: int, player_id: int | None) -> Attempt | No
     Every game action and every read of a game comes here: one hand-written statement rather
     than a compiled queryset (farkle_site.db.ModelColumns, issue 15).
     """
+    if not 0 < attempt_id < 2**63:
+        # No row has such an id; SQLite would refuse one beyond 64 bits (OverflowError).
+        return None
     with connection.cursor() as cursor:
         cursor.execute(
             _attempt_sql(connection.vendor, by_player=player_id is not None),

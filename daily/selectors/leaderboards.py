@@ -201,7 +201,8 @@ def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreLadder:
 
 # The untimed public page: walked and skipped on `attempt_leaderboard` alone (an index-only scan:
 # the index holds the condition, the order and the player), then the page's 50 rows joined to
-# their players. time_taken, untimed, is left out.
+# their players. time_taken, untimed, is left out. Written so that SQLite (the development
+# default) reads it too: LIMIT before OFFSET, each member of the UNION a subquery.
 _RANKED_WHERE = "puzzle_id = %(puzzle)s AND official AND finished_at IS NOT NULL AND NOT held"
 _PAGE_ROWS = """
 SELECT a.id, a.score, a.finished_at, p.display_name, a.player_id, NULL
@@ -213,17 +214,19 @@ _COLUMNS = "id, score, finished_at, player_id"
 _PAGE_FORWARD = _PAGE_ROWS.format(
     page=f"""
     SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score <= %(score)s
-    ORDER BY score DESC, finished_at, id OFFSET %(skip)s LIMIT %(size)s"""
+    ORDER BY score DESC, finished_at, id LIMIT %(size)s OFFSET %(skip)s"""
 )
 # From the end of the page's first score, backwards (the same index read the other way), then
 # the start of the lower scores: past the middle of a score the database passes over fewer.
 _PAGE_BACKWARD = _PAGE_ROWS.format(
     page=f"""
-    (SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score = %(score)s
-     ORDER BY finished_at DESC, id DESC OFFSET %(after)s LIMIT %(here)s)
+    SELECT * FROM (
+        SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score = %(score)s
+        ORDER BY finished_at DESC, id DESC LIMIT %(here)s OFFSET %(after)s) AS here
     UNION ALL
-    (SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score < %(score)s
-     ORDER BY score DESC, finished_at, id LIMIT %(below)s)"""
+    SELECT * FROM (
+        SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score < %(score)s
+        ORDER BY score DESC, finished_at, id LIMIT %(below)s) AS below"""
 )
 
 
@@ -420,13 +423,56 @@ def attempt_ranks(attempt_ids: Iterable[int]) -> dict[int, tuple[int, float | No
     ids = list(attempt_ids)
     if not ids:
         return {}
-    with connection.cursor() as cursor:
-        cursor.execute(_RANKS, [ids])
-        rows = cursor.fetchall()
+    if connection.vendor != "postgresql":
+        rows = _ranks_portable(ids)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_RANKS, [ids])
+            rows = cursor.fetchall()
     return {
         attempt_id: (rank_of(higher + before), percentile_of(lower, total))
         for attempt_id, higher, lower, total, before in rows
     }
+
+
+def _ranks_portable(ids: list[int]) -> list[tuple[int, int, int, int, int]]:
+    """_RANKS's rows without arrays or lateral joins (SQLite, the development default)."""
+    ranked = Attempt.objects.filter(
+        pk__in=ids, official=True, finished_at__isnull=False, held=False
+    ).select_related("puzzle")
+    ladders: dict[int, ScoreLadder] = {}
+    rows = []
+    for attempt in ranked:
+        puzzle = attempt.puzzle
+        ladder = ladders.get(puzzle.pk) or ladders.setdefault(
+            puzzle.pk, score_counts(puzzle=puzzle)
+        )
+        before = 0
+        if puzzle.turn_seconds is not None:
+            before = (
+                _ranked(puzzle)
+                .filter(score=attempt.score)
+                .filter(
+                    Q(time_taken__lt=attempt.time_taken)
+                    | Q(time_taken=attempt.time_taken, finished_at__lt=attempt.finished_at)
+                    | Q(
+                        time_taken=attempt.time_taken,
+                        finished_at=attempt.finished_at,
+                        id__lt=attempt.pk,
+                    )
+                )
+                .count()
+            )
+        rows.append(
+            (
+                attempt.pk,
+                ladder.higher(attempt.score),
+                ladder.lower(attempt.score),
+                ladder.total,
+                before,
+            )
+        )
+    return rows
 
 
 # The public board's counts and the caller's ranked attempt (if any), in one statement: the
@@ -445,10 +491,16 @@ LEFT JOIN daily_attempt a
 
 
 def _ladder_and_standing(puzzle: Puzzle, player: Player | None):
-    with connection.cursor() as cursor:
-        cursor.execute(_LADDER_AND_MINE, [puzzle.pk, puzzle.pk, player and player.pk])
-        scores, counts, attempt_id, score, finished_at = cursor.fetchone()
-    ladder = ScoreLadder.of_sorted(scores or [], counts or [])
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_LADDER_AND_MINE, [puzzle.pk, puzzle.pk, player and player.pk])
+            scores, counts, attempt_id, score, finished_at = cursor.fetchone()
+        ladder = ScoreLadder.of_sorted(scores or [], counts or [])
+    else:
+        # SQLite (the embedded development default) has no arrays: two plain statements.
+        ladder = score_counts(puzzle=puzzle)
+        mine = _ranked(puzzle).filter(player=player).values_list("id", "score", "finished_at")
+        attempt_id, score, finished_at = (mine.first() if player else None) or (None,) * 3
     if attempt_id is None:
         return ladder, None
     return ladder, Standing(

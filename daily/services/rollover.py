@@ -24,6 +24,7 @@ from django.db.models import Func, IntegerField
 from daily.models import Attempt, Puzzle
 from daily.rules.calendar import first_day, published_until
 from daily.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
+from daily.services.attempts import score_count_add
 from daily.services.foresight import foresight_fields
 from daily.services.puzzles import daily_create
 
@@ -81,7 +82,14 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
             .filter(puzzle=puzzle, deadline__isnull=False)
             .exclude(state=Attempt.State.FINISHED)
             .annotate(
-                moves=Func("actions", function="jsonb_array_length", output_field=IntegerField())
+                moves=Func(
+                    "actions",
+                    # SQLite (the development default) stores JSON as text.
+                    function="jsonb_array_length"
+                    if connection.vendor == "postgresql"
+                    else "json_array_length",
+                    output_field=IntegerField(),
+                )
             )
             .values_list("id", "official", "score", "moves")
         )
@@ -146,6 +154,17 @@ def _finalise(
         return
     nothing = {"foresight_p": None, "foresight": None, "held": False}
     fields = [checks.get(attempt_id, nothing) for attempt_id in ids]
+    if connection.vendor != "postgresql":
+        # SQLite (the development default): no arrays; a statement a game.
+        for attempt_id, checked in zip(ids, fields, strict=True):
+            Attempt.objects.filter(pk=attempt_id).update(
+                state=Attempt.State.FINISHED,
+                finished_at=puzzle.closes_at,
+                finalised_at_close=True,
+                updated_at=now,
+                **(checked if attempt_id in checks else {}),
+            )
+        return
     with connection.cursor() as cursor:
         cursor.execute(
             _FINALISE,
@@ -170,6 +189,10 @@ ON CONFLICT (puzzle_id, score) DO UPDATE SET count = daily_scorecount.count + EX
 
 
 def _scores_count(puzzle: Puzzle, scores: Counter) -> None:
+    if scores and connection.vendor != "postgresql":
+        for score, count in scores.items():
+            score_count_add(puzzle=puzzle, score=score, count=count)
+        return
     if scores:
         with connection.cursor() as cursor:
             cursor.execute(_SCORES_COUNT, [puzzle.pk, list(scores), list(scores.values())])
