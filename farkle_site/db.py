@@ -25,10 +25,12 @@ class ModelColumns:
     added by a migration is read here too.
     """
 
-    def __init__(self, model: type[Model], alias: str) -> None:
+    def __init__(self, model: type[Model], alias: str, names: Sequence[str] = ()) -> None:
         self.model = model
         self.alias = alias
-        self.fields = model._meta.concrete_fields
+        # Every column, or only the fields named.
+        meta = model._meta
+        self.fields = [meta.get_field(name) for name in names] or meta.concrete_fields
         self.attnames = [field.attname for field in self.fields]
         self._converters: dict[str, list[tuple[Any, list]]] = {}
 
@@ -39,6 +41,10 @@ class ModelColumns:
 
     def build(self, connection: BaseDatabaseWrapper, values: Sequence[Any]) -> Model:
         """The instance a row's values (in ``select``'s order) stand for."""
+        return self.model.from_db(connection.alias, self.attnames, self.convert(connection, values))
+
+    def convert(self, connection: BaseDatabaseWrapper, values: Sequence[Any]) -> list[Any]:
+        """A row's values (in ``select``'s order) as the fields' Python values."""
         converters = self._converters.get(connection.vendor)
         if converters is None:
             converters = self._converters[connection.vendor] = [
@@ -54,4 +60,4 @@ class ModelColumns:
             for converter in field_converters:
                 value = converter(value, column, connection)
             converted.append(value)
-        return self.model.from_db(connection.alias, self.attnames, converted)
+        return converted

@@ -13,6 +13,7 @@ from django.db import IntegrityError, connection, transaction
 import farkle
 from daily.models import DAILY_GRACE, Puzzle
 from daily.rules.calendar import day_start, first_day, published_until
+from farkle_site.db import ModelColumns
 from farkle_site.domain import NotFound
 
 
@@ -81,7 +82,7 @@ def daily_get_or_create(
 # Every start and every read of a day finds its daily (2,000 of each in the midnight rush's first
 # seconds): from the cache, about a tenth of the ORM's query (docs/performance.md).
 _CACHED_SECONDS = 3600
-_COUNTERS = ("players", "closed_at", "final_stats")
+_COUNTERS = ModelColumns(Puzzle, "p", ("players", "closed_at", "final_stats"))
 # This process's copies of the dailies it has read, by cache key: only ever used with the
 # counters' query, which checks them (a start, reading no counters, asks the shared cache).
 _known: dict[str, Puzzle] = {}
@@ -105,19 +106,16 @@ def _cache_key(day: datetime.date) -> str:
 
 def _counters_read(puzzle: Puzzle) -> bool:
     """Read the puzzle's counters into it; False when its row is gone (a stale cache entry)."""
-    fields = [Puzzle._meta.get_field(name) for name in _COUNTERS]
     qn = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(Puzzle._meta.db_table)} "
-            f"WHERE {qn(Puzzle._meta.pk.column)} = %s AND {qn('day')} = %s",
+            f"SELECT {_COUNTERS.select(connection)} FROM {qn(Puzzle._meta.db_table)} AS p "
+            f"WHERE p.{qn(Puzzle._meta.pk.column)} = %s AND p.{qn('day')} = %s",
             [puzzle.pk, puzzle.day],
         )
         row = cursor.fetchone()
     if row is None:
         return False
-    for field, value in zip(fields, row, strict=True):
-        for converter in field.get_db_converters(connection):
-            value = converter(value, field, connection)
-        setattr(puzzle, field.attname, value)
+    for name, value in zip(_COUNTERS.attnames, _COUNTERS.convert(connection, row), strict=True):
+        setattr(puzzle, name, value)
     return True

@@ -32,7 +32,7 @@ def test_a_daily_once_read_costs_one_lean_statement_and_a_start_none():
     first = daily_get_or_create(day=DAY, now=NOON)
     # Counted by hand: the counters' SELECT, by the puzzle's id; nothing for a start.
     again = _statements(lambda: daily_get_or_create(day=DAY, now=NOON))
-    assert len(again) == 1 and '"players", "closed_at", "final_stats"' in again[0]
+    assert len(again) == 1 and 'p."players", p."closed_at", p."final_stats"' in again[0]
     assert _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False)) == []
     found = daily_get_or_create(day=DAY, now=NOON, counters=False)
     assert (found.pk, found.commitment, found.closes_at) == (

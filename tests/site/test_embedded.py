@@ -50,6 +50,10 @@ with time_machine.travel(noon + datetime.timedelta(hours=13), tick=False):
     seen["ranked"] = board["total"] if "total" in board else len(board["entries"])
     seen["late"] = late.get(f"/api/attempts/{unfinished}").json()["finalised_at_close"]
     seen["late_history"] = late.get("/api/me").status_code
+    from daily.services.puzzles import daily_get_or_create
+    for _ in range(2):  # from the database, then from this process's copy
+        day = daily_get_or_create(day=noon.date(), now=noon + datetime.timedelta(hours=13))
+    seen["closed_at"] = type(day.closed_at).__name__
 print(json.dumps(seen))
 """
 
@@ -72,3 +76,5 @@ def test_a_day_plays_and_closes_on_sqlite(run_python, tmp_path):
     assert seen["ranked"] == 3
     assert seen["late"] is True
     assert seen["late_history"] == 200
+    # The day's counters read by hand-written SQL come back as the ORM gives them.
+    assert seen["closed_at"] == "datetime"
