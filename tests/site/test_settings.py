@@ -115,7 +115,7 @@ def test_database_of_tests_is_postgres_with_persistent_connections():
     database = settings.DATABASES["default"]
 
     assert (database["ENGINE"], database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"]) == (
-        "django.db.backends.postgresql",
+        "farkle_site.postgres",
         600,
         True,
     )
