@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -103,11 +104,7 @@ def test_several_web_processes_count_one_limit(tmp_path):
     from tests.processes import shared_database_url
     from tests.site.test_slow_clients import _wait_listening, _web_command, free_port
 
-    # Counters of an earlier run in the same minute would count too.
     server_keys = redis.Redis.from_url(REDIS)
-    stale = list(server_keys.scan_iter("farkle:rl:*"))
-    if stale:
-        server_keys.delete(*stale)
     port = free_port()
     env = {
         **os.environ,
@@ -128,13 +125,8 @@ def test_several_web_processes_count_one_limit(tmp_path):
         start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_listening(port, server)
-        with urllib.request.urlopen(f"{base}/api/daily/today", timeout=30) as answer:
-            jar = http.cookies.SimpleCookie()
-            for header in answer.headers.get_all("Set-Cookie"):
-                jar.load(header)
-        token = jar["csrftoken"].value
+
+    def logins(token: str) -> list[int]:
         statuses = []
         for n in range(24):
             request = urllib.request.Request(
@@ -154,10 +146,35 @@ def test_several_web_processes_count_one_limit(tmp_path):
                     statuses.append(answer.status)
             except urllib.error.HTTPError as error:
                 statuses.append(error.code)
+        return statuses
+
+    runs = []
+    try:
+        _wait_listening(port, server)
+        with urllib.request.urlopen(f"{base}/api/daily/today", timeout=30) as answer:
+            jar = http.cookies.SimpleCookie()
+            for header in answer.headers.get_all("Set-Cookie"):
+                jar.load(header)
+        token = jar["csrftoken"].value
+        # The limit counts per minute of the clock (this machine's, the server's too): a run
+        # that crosses into the next minute starts counting again, so it proves nothing and is
+        # run again, in the new minute (a run takes seconds).
+        for _ in range(2):
+            # Counters of an earlier run in the same minute would count too.
+            stale = list(server_keys.scan_iter("farkle:rl:*"))
+            if stale:
+                server_keys.delete(*stale)
+            started = time.time()
+            statuses = logins(token)
+            runs.append(statuses)
+            if started // 60 == time.time() // 60:
+                break
+        else:
+            pytest.fail(f"Every run crossed into another minute: {runs}")
     finally:
         os.killpg(server.pid, 15)
         server.wait(timeout=60)
-    assert statuses == [400] * 20 + [429] * 4
+    assert runs[-1] == [400] * 20 + [429] * 4
 
 
 def test_a_shared_counter_expires_with_its_window(settings):
