@@ -132,6 +132,18 @@ def load_players(players: int) -> None:
         cursor.execute("SELECT setval(pg_get_serial_sequence('daily_player', 'id'), %s)", [players])
 
 
+def score_positions(scores: list[int], finishes: list[int]) -> list[int]:
+    """Each attempt's ``score_position``, as the site gives it and as migration 0008 numbered
+    the attempts already there: its place among the attempts of its score by finish, then by
+    id (the rows are copied in this order, so their ids follow it)."""
+    positions = [0] * len(scores)
+    last: dict[int, int] = defaultdict(int)
+    for i in sorted(range(len(scores)), key=lambda i: (finishes[i], i)):
+        last[scores[i]] += 1
+        positions[i] = last[scores[i]]
+    return positions
+
+
 def load(day: datetime.date, players: int, rng: random.Random, *, analyze: bool = True):
     """The day's puzzle with finished official attempts of players 1 to ``players`` and its
     score counts (the players must exist)."""
@@ -143,25 +155,27 @@ def load(day: datetime.date, players: int, rng: random.Random, *, analyze: bool 
     now = day_start(day) + datetime.timedelta(hours=12)
     puzzle = daily_get_or_create(day=day, now=now)
     scores = rng.choices(SCORES, weights=WEIGHTS, k=players)
+    # Finishes spread over the whole day, to the microsecond.
+    finishes = [rng.randrange(86_400_000_000) for _ in range(players)]
+    positions = score_positions(scores, finishes)
     opens = day_start(day)
     with connection.cursor() as cursor:
         columns = (
             "player_id, puzzle_id, official, actions, state, step, turn, score, started_at, "
-            "updated_at, finished_at, deadline, finalised_at_close, dice_source, held, time_taken"
+            "updated_at, finished_at, deadline, finalised_at_close, dice_source, held, "
+            "time_taken, score_position"
         )
         deadline = puzzle.closes_at.isoformat()
         with cursor.copy(f"COPY daily_attempt ({columns}) FROM STDIN") as copy:
             for start in range(0, players, CHUNK):
                 lines = []
                 for i in range(start, min(start + CHUNK, players)):
-                    # Finishes spread over the whole day, to the microsecond.
-                    finished = opens + datetime.timedelta(
-                        microseconds=rng.randrange(86_400_000_000)
-                    )
+                    finished = opens + datetime.timedelta(microseconds=finishes[i])
                     started = (finished - datetime.timedelta(minutes=5)).isoformat()
                     lines.append(
                         f"{i + 1}\t{puzzle.pk}\tt\t[]\tfinished\t40\t10\t{scores[i]}\t{started}\t"
-                        f"{finished.isoformat()}\t{finished.isoformat()}\t{deadline}\tf\tpuzzle\tf\t0\n"
+                        f"{finished.isoformat()}\t{finished.isoformat()}\t{deadline}\tf\tpuzzle\tf\t0\t"
+                        f"{positions[i]}\n"
                     )
                 copy.write("".join(lines))
         # The counts the site keeps as attempts finish, rebuilt here in one statement.
@@ -178,6 +192,30 @@ def load(day: datetime.date, players: int, rng: random.Random, *, analyze: bool 
             cursor.execute("VACUUM ANALYZE daily_player, daily_attempt, daily_scorecount")
     puzzle.refresh_from_db()
     return puzzle
+
+
+def pages_check(puzzle, players: int) -> None:
+    """A few random pages as the site reads them (ranges of places within a score) against the
+    same rows by a plain OFFSET in the order of finish: the loaded places are the site's. Its
+    own random pages, so that the measures draw what they drew without it."""
+    from django.db import connection
+    from django.utils import timezone
+
+    from daily.selectors.leaderboards import leaderboard_page
+
+    rng = random.Random(players)
+    for _ in range(3):
+        page = rng.randrange(1, players // 50 + 1)
+        board = leaderboard_page(puzzle=puzzle, page=page, now=timezone.now())
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT score, finished_at FROM daily_attempt WHERE puzzle_id = %s AND official "
+                "AND finished_at IS NOT NULL AND NOT held "
+                "ORDER BY score DESC, finished_at, id LIMIT 50 OFFSET %s",
+                [puzzle.pk, (page - 1) * 50],
+            )
+            expected = cursor.fetchall()
+        assert [(e.score, e.finished_at) for e in board.entries] == expected, page
 
 
 def timings(fn: Callable[[], object], runs: int, warmup: int = 20) -> tuple[float, float]:
@@ -386,6 +424,7 @@ def run(sizes: list[int], runs: int, rng: random.Random) -> None:
     for puzzle, size in zip(days, sizes, strict=True):
         counts = score_counts(puzzle=puzzle)
         assert counts.total == size == puzzle.players
+        pages_check(puzzle, size)
     print(
         f"{' and '.join(f'{n:,}' for n in sizes)} finished official attempts on "
         f"{len(sizes)} days, {len(counts.scores)} distinct scores on the last "
@@ -517,18 +556,25 @@ def unfinished_games(puzzle, count: int, rng: random.Random) -> list[tuple[list,
 
 def leave_unfinished(puzzle, rng: random.Random) -> int:
     """Leave 1 % of the day's games half-played (unfinished_games), its counts without them, as
-    a close finds a real day; the number of games."""
+    a close finds a real day; the number of games.
+
+    The games taken are the last 1 % of each score (rounded; by place within the score), so that
+    the places of those left stay 1 to their score's count, as the site keeps them."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id FROM daily_attempt WHERE puzzle_id = %s AND id %% 100 = 0 ORDER BY id",
+            "SELECT a.id FROM daily_attempt a JOIN daily_scorecount c "
+            "ON c.puzzle_id = a.puzzle_id AND c.score = a.score "
+            "WHERE a.puzzle_id = %s AND a.official AND a.finished_at IS NOT NULL AND NOT a.held "
+            "AND a.score_position > c.count - (c.count + 50) / 100 ORDER BY a.id",
             [puzzle.pk],
         )
         ids = [row[0] for row in cursor.fetchall()]
         games = unfinished_games(puzzle, len(ids), rng)
         cursor.execute(
             "UPDATE daily_attempt a SET state = 'awaiting_roll', finished_at = NULL, "
+            "score_position = NULL, "
             "actions = u.actions::jsonb, score = u.score, step = u.step, turn = u.turn "
             "FROM unnest(%s::bigint[], %s::text[], %s::integer[], %s::integer[], %s::integer[]) "
             "AS u(id, actions, score, step, turn) WHERE a.id = u.id",

@@ -189,6 +189,12 @@ class Attempt(models.Model):
     finalised_at_close = models.BooleanField(default=False)
     # No rank or percentile is stored: both follow from the score and the puzzle's ScoreCount
     # rows (daily.selectors.leaderboards.attempt_ranks), so a close writes no ranked row.
+    # A ranked attempt's place among the puzzle's attempts of the same score, 1 to that score's
+    # ScoreCount, given as it is counted (its finish, the close, an operator's release): the
+    # leaderboard's order among equal scores, so that a deep page is a range of the index below
+    # rather than a walk past the attempts ahead of it. None while not ranked (unfinished,
+    # practice, held).
+    score_position = models.PositiveIntegerField(null=True, blank=True)
     # Practice while its puzzle is open plays dice of its own (issue 10: a practice game on the
     # puzzle's dice would show an open puzzle's coming throws); archive play keeps the puzzle's.
     dice_source = models.CharField(
@@ -236,9 +242,10 @@ class Attempt(models.Model):
             ),
         ]
         indexes = [
-            # The leaderboard's pages: official finished attempts not held, best score, earliest
-            # finish; with the player, so that a page's rows come from the index alone (the
-            # column never changes, so it costs no update a write). "Finished" is read from
+            # The leaderboard's pages: official finished attempts not held, best score, then
+            # the place within the score; with the columns a page shows, so that its rows come
+            # from the index alone (none changes after the finish, which rewrites the index
+            # entries anyway: no update that could be HOT pays for them). "Finished" is read from
             # finished_at (set once, at the finish; attempt_finished_at_iff_finished) rather than
             # from the state, which every action changes: Postgres rewrites a row in place,
             # without touching its indexes (a HOT update), only when no column an index reads,
@@ -246,10 +253,9 @@ class Attempt(models.Model):
             models.Index(
                 "puzzle",
                 models.F("score").desc(),
-                "finished_at",
-                "id",
+                "score_position",
                 condition=Q(official=True, finished_at__isnull=False, held=False),
-                include=["player"],
+                include=["player", "id", "finished_at"],
                 name="attempt_leaderboard",
             ),
         ]

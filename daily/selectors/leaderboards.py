@@ -27,8 +27,11 @@ from farkle_site.domain import Invalid
 PAGE_SIZE = 50
 # Fixed rather than fitted to each day, so that two days' histograms compare bucket by bucket.
 BUCKET_WIDTH = 500
-# docs/play.md: highest score first; among equals the earlier finish, then the earlier attempt.
-ORDER = ("-score", "finished_at", "id")
+# docs/play.md: highest score first; among equals the order in which they were counted
+# (Attempt.score_position: the finish order, up to finishes of one score committed in the same
+# instant; a game the close finalises after those that finished, by id; a released game at its
+# finish's place). Both untimed boards, the public one and the account holders', list by it.
+ORDER = ("-score", "score_position")
 # Issue 14 (seed 001's timed modes): on a timed challenge equal scores are told apart by the total
 # time taken, the least first; each then has a rank of its own.
 TIMED_ORDER = ("-score", "time_taken", "finished_at", "id")
@@ -199,55 +202,46 @@ def score_counts(*, puzzle: Puzzle, accounts: bool = False) -> ScoreLadder:
     return ScoreLadder.of(list(puzzle.score_counts.values_list("score", "count")))
 
 
-# The untimed public page: walked and skipped on `attempt_leaderboard` alone (an index-only scan:
-# the index holds the condition, the order and the player), then the page's 50 rows joined to
-# their players. time_taken, untimed, is left out. Written so that SQLite (the development
-# default) reads it too: LIMIT before OFFSET, each member of the UNION a subquery.
+# The untimed public page: two ranges of `attempt_leaderboard` (index-only scans: the index holds
+# the condition, the order and the columns shown), each as long as the page needs: the page's
+# first score from the place the counts give, then the lower scores from their start. Nothing is
+# skipped, so a deep page of a million players costs what page 1 does. Then the page's 50 rows
+# joined to their players. time_taken, untimed, is left out. Written so that SQLite (the
+# development default) reads it too: each member of the UNION a subquery.
 _RANKED_WHERE = "puzzle_id = %(puzzle)s AND official AND finished_at IS NOT NULL AND NOT held"
-_PAGE_ROWS = """
+_COLUMNS = "id, score, score_position, finished_at, player_id"
+_PAGE = f"""
 SELECT a.id, a.score, a.finished_at, p.display_name, a.player_id, NULL
-FROM ({page}) AS a JOIN daily_player p ON p.id = a.player_id
-ORDER BY a.score DESC, a.finished_at, a.id
-"""
-_COLUMNS = "id, score, finished_at, player_id"
-# From the start of the page's first score: ``skip`` of its attempts passed over.
-_PAGE_FORWARD = _PAGE_ROWS.format(
-    page=f"""
-    SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score <= %(score)s
-    ORDER BY score DESC, finished_at, id LIMIT %(size)s OFFSET %(skip)s"""
-)
-# From the end of the page's first score, backwards (the same index read the other way), then
-# the start of the lower scores: past the middle of a score the database passes over fewer.
-_PAGE_BACKWARD = _PAGE_ROWS.format(
-    page=f"""
+FROM (
     SELECT * FROM (
-        SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score = %(score)s
-        ORDER BY finished_at DESC, id DESC LIMIT %(here)s OFFSET %(after)s) AS here
+        SELECT {_COLUMNS} FROM daily_attempt
+        WHERE {_RANKED_WHERE} AND score = %(score)s AND score_position > %(skip)s
+        ORDER BY score_position LIMIT %(here)s) AS here
     UNION ALL
     SELECT * FROM (
         SELECT {_COLUMNS} FROM daily_attempt WHERE {_RANKED_WHERE} AND score < %(score)s
-        ORDER BY score DESC, finished_at, id LIMIT %(below)s) AS below"""
-)
+        ORDER BY score DESC, score_position LIMIT %(below)s) AS below
+) AS a JOIN daily_player p ON p.id = a.player_id
+ORDER BY a.score DESC, a.score_position
+"""
 
 
 def _public_page_rows(puzzle: Puzzle, counts: ScoreLadder, score: int, skip: int, size: int):
-    # A deep page skips attempts of one score only, up to all of them (the most common score
-    # of a 1,000,000-player day has about 11,000): from whichever end of that score is nearer.
+    # The places of a score's ranked attempts are 1 to its count (every way an attempt is counted
+    # in or out keeps them so), so the page's first row is the one at place skip + 1.
     count = counts.counts[bisect_left(counts.scores, score)]
-    params = {"puzzle": puzzle.pk, "score": score, "skip": skip, "size": size}
-    if skip <= count // 2:
-        sql = _PAGE_FORWARD
-    else:
-        here = min(size, count - skip)
-        params.update(after=count - skip - here, here=here, below=size - here)
-        sql = _PAGE_BACKWARD
+    here = min(size, count - skip)
+    params = {"puzzle": puzzle.pk, "score": score, "skip": skip, "here": here, "below": size - here}
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_PAGE, params)
         return cursor.fetchall()
 
 
 def _page_rows(puzzle: Puzzle, accounts: bool, start_score: int, skip: int, size: int) -> list:
-    # The same walk through the ORM, for account holders and timed challenges (their order).
+    # Through the ORM, for account holders and timed challenges: their places within a score are
+    # not the public board's (the account holders' are a subset of them, a timed challenge orders
+    # by time taken), so the database passes over the page's ``skip`` first rows of the score.
+    # Both count fewer players than the daily's public board.
     order = order_of(puzzle)
     ids = _ranked(puzzle, accounts).filter(score__lte=start_score).order_by(*order).values("id")
     return list(
@@ -275,8 +269,8 @@ def leaderboard_entries(
     position = (page - 1) * page_size
     if position >= counts.total:
         return []
-    # The counts say which score the page starts at, so the database skips only attempts of
-    # that one score, never every attempt above a deep page as a plain OFFSET would.
+    # The counts say which score the page starts at and its place within that score, so the
+    # database never walks past the attempts above a deep page as a plain OFFSET would.
     start_score, skip = counts.start_of(position)
     timed = puzzle.turn_seconds is not None
     if accounts or timed:

@@ -357,7 +357,12 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
         if not _store(attempt, step, changes):
             return False
         if counted:
-            score_count_add(puzzle=attempt.puzzle, score=game.score)
+            # Its place among the score's attempts, the leaderboard's order of ties: one more
+            # small write of the row just written, in the same transaction. Not folded into that
+            # write: the place is known once the count is locked, and the count must be locked
+            # after the row, the order the close takes them in (the other order deadlocks).
+            changes["score_position"] = score_count_add(puzzle=attempt.puzzle, score=game.score)
+            _position_store(attempt.pk, changes["score_position"])
     for field, value in changes.items():
         setattr(attempt, field, value)
     game_cache.remember(attempt, game)
@@ -446,15 +451,39 @@ def _check_actionable(
         )
 
 
-def score_count_add(*, puzzle: Puzzle, score: int, count: int = 1) -> None:
+# Written out for its RETURNING (Postgres; SQLite from 3.35): the count after the increment is
+# the new attempts' last place within the score, read under the row lock the increment takes.
+_SCORE_COUNT_ADD = (
+    "UPDATE daily_scorecount SET count = count + %s WHERE puzzle_id = %s AND score = %s "
+    "RETURNING count"
+)
+
+
+def score_count_add(*, puzzle: Puzzle, score: int, count: int = 1) -> int:
     """Count ``count`` more official finished attempts with ``score`` (inside the caller's
-    transaction)."""
-    counted = ScoreCount.objects.filter(puzzle=puzzle, score=score)
-    if counted.update(count=F("count") + count):
-        return
-    try:
-        with transaction.atomic():
-            ScoreCount.objects.create(puzzle=puzzle, score=score, count=count)
-    except IntegrityError:
-        # Another finish created the row first: count on it.
-        counted.update(count=F("count") + count)
+    transaction); the score's count after them, which is the last new attempt's
+    ``score_position``.
+
+    The row lock the increment takes, held to the caller's commit, serialises the attempts
+    counted with one score: two finishes of a score never get one place."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SCORE_COUNT_ADD, [count, puzzle.pk, score])
+        row = cursor.fetchone()
+        if row is not None:
+            return row[0]
+        try:
+            with transaction.atomic():
+                ScoreCount.objects.create(puzzle=puzzle, score=score, count=count)
+            return count
+        except IntegrityError:
+            # Another finish created the row first: count on it.
+            cursor.execute(_SCORE_COUNT_ADD, [count, puzzle.pk, score])
+            return cursor.fetchone()[0]
+
+
+def _position_store(attempt_id: int, position: int) -> None:
+    """Store a counted attempt's place within its score (in the counting transaction)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE daily_attempt SET score_position = %s WHERE id = %s", [position, attempt_id]
+        )

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 
 from daily.models import Attempt, Puzzle, ScoreCount
 from farkle import foresight
@@ -24,15 +24,40 @@ def foresight_fields(*, puzzle: Puzzle, actions: Sequence[Mapping[str, Any]]) ->
     return {"foresight_p": result.p, "foresight": result.summary(), "held": result.held}
 
 
-def _recount(puzzle: Puzzle, score: int, delta: int) -> None:
+def _recount(puzzle: Puzzle, attempt: Attempt, delta: int) -> int | None:
+    """Count the attempt in (+1) or out (-1) of its score, moving the places of the score's other
+    attempts to keep them 1 to the count (the leaderboard's pages rely on it); its place when
+    counted in. The count's row lock, taken first, keeps finishes of that score out meanwhile."""
     # Imported here: daily.services.attempts imports this module for ``foresight_fields``.
-    from daily.services import rollover
     from daily.services.attempts import score_count_add
 
+    ranked = Attempt.objects.filter(
+        puzzle=puzzle, official=True, finished_at__isnull=False, held=False, score=attempt.score
+    ).exclude(pk=attempt.pk)
     if delta > 0:
-        score_count_add(puzzle=puzzle, score=score, count=delta)
-    else:
-        ScoreCount.objects.filter(puzzle=puzzle, score=score).update(count=F("count") + delta)
+        score_count_add(puzzle=puzzle, score=attempt.score)
+        # Back at its finish's place among the score's attempts (docs/play.md: the earlier
+        # finish first), not after every game counted while it was held.
+        place = (
+            1
+            + ranked.filter(
+                Q(finished_at__lt=attempt.finished_at)
+                | Q(finished_at=attempt.finished_at, pk__lt=attempt.pk)
+            ).count()
+        )
+        ranked.filter(score_position__gte=place).update(score_position=F("score_position") + 1)
+        return place
+    ScoreCount.objects.filter(puzzle=puzzle, score=attempt.score).update(count=F("count") - 1)
+    ranked.filter(score_position__gt=attempt.score_position).update(
+        score_position=F("score_position") - 1
+    )
+    return None
+
+
+def _stats_refreeze(puzzle: Puzzle) -> None:
+    # Imported here, as above.
+    from daily.services import rollover
+
     if puzzle.closed_at is not None:
         # The close froze the statistics: freeze them again with this game (ranks and
         # percentiles derive from the counts just changed).
@@ -71,6 +96,7 @@ def _held_set(*, attempt_id: int, held: bool, changes: dict[str, Any]) -> bool:
         )
         if attempt is None:
             return False
-        Attempt.objects.filter(pk=attempt.pk).update(held=held, **changes)
-        _recount(attempt.puzzle, attempt.score, -1 if held else +1)
+        position = _recount(attempt.puzzle, attempt, -1 if held else +1)
+        Attempt.objects.filter(pk=attempt.pk).update(held=held, score_position=position, **changes)
+        _stats_refreeze(attempt.puzzle)
     return True

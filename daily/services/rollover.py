@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from django.db import connection, transaction
 from django.db.models import Func, IntegerField
 
-from daily.models import Attempt, Puzzle
+from daily.models import Attempt, Puzzle, ScoreCount
 from daily.rules.calendar import first_day, published_until
 from daily.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
 from daily.services.attempts import score_count_add
@@ -104,12 +104,13 @@ def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
                     actions = Attempt.objects.values_list("actions", flat=True).get(pk=attempt_id)
                     earlier = (moves, foresight_fields(puzzle=puzzle, actions=actions))
                 checks[attempt_id] = earlier[1]
-        _finalise(puzzle, [row[0] for row in unfinished], checks, now)
+        held = {attempt_id for attempt_id, check in checks.items() if check["held"]}
+        counted = [(i, s) for i, official, s, _ in unfinished if official and i not in held]
+        positions = _positions_after(puzzle, counted)
+        _finalise(puzzle, [row[0] for row in unfinished], checks, positions, now)
         if puzzle.turn_time is not None:
             _running_turns_end(puzzle)
-        held = {attempt_id for attempt_id, check in checks.items() if check["held"]}
-        scores = Counter(s for i, official, s, _ in unfinished if official and i not in held)
-        _scores_count(puzzle, scores)
+        _scores_count(puzzle, Counter(s for _, s in counted))
         puzzle.closed_at = now
         counts = stats_freeze(puzzle=puzzle)
     return Closed(puzzle=str(puzzle), finalised=len(unfinished), players=counts.total)
@@ -132,23 +133,49 @@ def _foresight_before(puzzle_id: int, now: datetime.datetime) -> dict[int, tuple
     }
 
 
+def _positions_after(puzzle: Puzzle, counted: list[tuple[int, int]]) -> dict[int, int]:
+    """The place within its score (``Attempt.score_position``) of each game the close counts,
+    given as (id, score): after the score's games counted already, in the order of their ids
+    (they all finish at the close, so this is the finish order, then the id).
+
+    The counts cannot move meanwhile: the close holds the puzzle (an operator's hold or release
+    waits for it) and the unfinished games, the only ones a finish could still count."""
+    if not counted:
+        return {}
+    before = dict(
+        ScoreCount.objects.filter(puzzle=puzzle, score__in={s for _, s in counted}).values_list(
+            "score", "count"
+        )
+    )
+    positions = {}
+    for attempt_id, score in sorted(counted):
+        before[score] = positions[attempt_id] = before.get(score, 0) + 1
+    return positions
+
+
 # docs/play.md: at close an unfinished game keeps what it banked; points at risk are lost. One
-# statement writes each game once, its foresight check with it (Django's bulk_update built a CASE
-# per row in Python: seconds for ten thousand games).
+# statement writes each game once, its foresight check and its place within its score with it
+# (Django's bulk_update built a CASE per row in Python: seconds for ten thousand games).
 _FINALISE = """
 UPDATE daily_attempt a
 SET state = 'finished', finished_at = %s, finalised_at_close = true, updated_at = %s,
     foresight_p = CASE WHEN r.checked THEN r.p ELSE a.foresight_p END,
     foresight = CASE WHEN r.checked THEN r.summary::jsonb ELSE a.foresight END,
-    held = CASE WHEN r.checked THEN r.held ELSE a.held END
-FROM unnest(%s::bigint[], %s::boolean[], %s::double precision[], %s::text[], %s::boolean[])
-    AS r(id, checked, p, summary, held)
+    held = CASE WHEN r.checked THEN r.held ELSE a.held END,
+    score_position = r.position
+FROM unnest(
+    %s::bigint[], %s::boolean[], %s::double precision[], %s::text[], %s::boolean[], %s::integer[]
+) AS r(id, checked, p, summary, held, position)
 WHERE a.id = r.id
 """
 
 
 def _finalise(
-    puzzle: Puzzle, ids: list[int], checks: dict[int, dict], now: datetime.datetime
+    puzzle: Puzzle,
+    ids: list[int],
+    checks: dict[int, dict],
+    positions: dict[int, int],
+    now: datetime.datetime,
 ) -> None:
     if not ids:
         return
@@ -162,6 +189,7 @@ def _finalise(
                 finished_at=puzzle.closes_at,
                 finalised_at_close=True,
                 updated_at=now,
+                score_position=positions.get(attempt_id),
                 **(checked if attempt_id in checks else {}),
             )
         return
@@ -176,6 +204,7 @@ def _finalise(
                 [f["foresight_p"] for f in fields],
                 [None if f["foresight"] is None else json.dumps(f["foresight"]) for f in fields],
                 [f["held"] for f in fields],
+                [positions.get(attempt_id) for attempt_id in ids],
             ],
         )
 

@@ -3,14 +3,13 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from django.db.models import F
 from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.renderers import JSONRenderer
 
 from daily.apis.schemas import LeaderboardSerializer
-from daily.models import Attempt, Player, Puzzle, ScoreCount
+from daily.models import Attempt, Player, Puzzle
 from daily.selectors.leaderboards import (
     Bucket,
     Distribution,
@@ -49,7 +48,8 @@ def at(hour: int, minute: int = 0) -> datetime.datetime:
 def finish(
     puzzle: Puzzle, name: str, score: int, finished_at: datetime.datetime, *, official=True
 ) -> Attempt:
-    """A finished attempt straight in the database, counted as the action service counts it."""
+    """A finished attempt straight in the database, counted as the action service counts it:
+    after the attempts finished before it (calls in finish order list ties in finish order)."""
     player, _ = Player.objects.get_or_create(
         display_name=name, defaults={"created_at": finished_at}
     )
@@ -67,7 +67,8 @@ def finish(
         deadline=puzzle.closes_at,
     )
     if official:
-        score_count_add(puzzle=puzzle, score=score)
+        attempt.score_position = score_count_add(puzzle=puzzle, score=score)
+        attempt.save(update_fields=["score_position"])
     return attempt
 
 
@@ -80,10 +81,10 @@ def as_player(client: Client, player: Player) -> Client:
 
 
 def test_leaderboard_ties_share_a_rank_and_the_earlier_finish_comes_first(puzzle):
+    finish(puzzle, "Dee", 500, at(8))
+    finish(puzzle, "Cid", 700, at(9))
     finish(puzzle, "Ann", 900, at(10))
     finish(puzzle, "Bob", 700, at(11))
-    finish(puzzle, "Cid", 700, at(9))
-    finish(puzzle, "Dee", 500, at(8))
 
     board = leaderboard_page(puzzle=puzzle, page=1, now=NOON)
 
@@ -229,7 +230,7 @@ def test_leaderboard_pages_cover_every_entry_once_in_order_whatever_the_page_siz
     # Long runs of equal scores: pages start in the middle of a score, where the counts send
     # the query.
     scores = [500, 500, 500, 300, 300, 300, 300, 100]
-    for i, score in enumerate(scores):
+    for i, score in reversed(list(enumerate(scores))):
         finish(puzzle, f"Player {i}", score, at(9, 59 - i))
     expected = [
         (e.name, e.rank)
@@ -312,9 +313,9 @@ def test_score_counts_agree_with_counting_every_attempt(scores):
 
 
 def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, puzzle):
+    mine = finish(puzzle, "Cid", 5900, at(8))
     finish(puzzle, "Ann", 6500, at(9))
     finish(puzzle, "Bob", 5900, at(10))
-    mine = finish(puzzle, "Cid", 5900, at(8))
     as_player(client, mine.player)
     optimal = play(puzzle.seed(), "hard", puzzle.table).score
 
@@ -636,20 +637,27 @@ def test_leaderboard_api_shows_a_finish_on_the_next_read(client, puzzle):
 
 
 def test_every_page_of_every_size_is_the_brute_force_order(puzzle):
-    # Pages enter a long run of equal scores from its start or, past its middle, from its end
-    # backwards (issue 15 item 3): equal finishes too, told apart by the attempt's id.
+    # Pages start anywhere in a long run of equal scores (issue 15 item 3): at a place within the
+    # score, where equal finishes are told apart by the attempt's id; an operator's hold in the
+    # middle of a score closes the places over the held game.
     import random
 
+    from daily.services.foresight import attempt_hold
+
     rng = random.Random(7)
+    plan = [
+        (rng.choice([900, 500, 500, 500, 300, 300, 100]), rng.choice([0, 1, 1, 2]))
+        for _ in range(24)
+    ]
     games = []
-    for i in range(23):
-        score = rng.choice([900, 500, 500, 500, 300, 300, 100])
-        attempt = finish(puzzle, f"Player {i}", score, at(9, rng.choice([0, 1, 1, 2])))
+    # Finishes are counted as they happen: in the order of their times.
+    for i, (score, minute) in sorted(enumerate(plan), key=lambda p: (p[1][1], p[0])):
+        attempt = finish(puzzle, f"Player {i}", score, at(9, minute))
         games.append((score, attempt.finished_at, attempt.pk, attempt.player.display_name))
-    held = finish(puzzle, "Held Player", 500, at(9))
-    Attempt.objects.filter(pk=held.pk).update(held=True)
-    # The counts leave the held game out, as the foresight check's hold does.
-    ScoreCount.objects.filter(puzzle=puzzle, score=500).update(count=F("count") - 1)
+    fives = sorted(g for g in games if g[0] == 500)
+    held = fives[len(fives) // 2]
+    assert attempt_hold(attempt_id=held[2])
+    games.remove(held)
     ordered = sorted(games, key=lambda g: (-g[0], g[1], g[2]))
     expected = [(g[3], 1 + sum(o[0] > g[0] for o in games)) for g in ordered]
 
