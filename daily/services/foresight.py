@@ -48,9 +48,12 @@ def _recount(puzzle: Puzzle, attempt: Attempt, delta: int) -> int | None:
         ranked.filter(score_position__gte=place).update(score_position=F("score_position") + 1)
         return place
     ScoreCount.objects.filter(puzzle=puzzle, score=attempt.score).update(count=F("count") - 1)
-    ranked.filter(score_position__gt=attempt.score_position).update(
-        score_position=F("score_position") - 1
-    )
+    if attempt.score_position is not None:
+        # None only for a game counted by a process older than the places (docs/operations.md):
+        # it held no place, so none moves.
+        ranked.filter(score_position__gt=attempt.score_position).update(
+            score_position=F("score_position") - 1
+        )
     return None
 
 

@@ -134,6 +134,27 @@ def test_a_hold_closes_the_places_and_a_release_returns_the_game_to_its_finish(c
 
 
 @pytest.mark.django_db
+def test_a_game_counted_without_a_place_can_still_be_held(clock):
+    # As a web process older than migration 0008 would leave it (docs/operations.md): counted,
+    # no place. Holding it takes it off the count and moves no other game.
+    games = []
+    for _ in range(3):
+        clock.shift(datetime.timedelta(minutes=3))
+        client = Client()
+        games.append(play_greedy(client, start_daily(client, DAY)))
+    ids = [g["id"] for g in games]
+    Attempt.objects.filter(pk=ids[2]).update(score_position=None)
+    puzzle = Puzzle.objects.get(day=DAY)
+
+    assert attempt_hold(attempt_id=ids[2])
+
+    places = dict(Attempt.objects.filter(pk__in=ids).values_list("id", "score_position"))
+    assert [places[i] for i in ids] == [1, 2, None]
+    assert ScoreCount.objects.get(puzzle=puzzle, score=games[0]["score"]).count == 2
+    assert assert_places_and_pages(puzzle, CLOSE) == ids[:2]
+
+
+@pytest.mark.django_db
 def test_games_ended_by_their_clock_take_places_as_they_are_counted(db):
     from challenges.services import challenge_create
 
