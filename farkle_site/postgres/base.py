@@ -6,12 +6,14 @@ timeout) is replaced instead of failing the request. That is one more round trip
 sixth of ``/healthz``'s work and a few percent of a game action's, on both the web process and
 Postgres (issue 15).
 
-An idle connection owes us nothing: Postgres sends on it only in answer to a query. So when its
-socket has nothing to read, the server has neither closed it (which leaves an end of file to
-read) nor ended the session (which first sends a FATAL error, as a restart or
-``pg_terminate_backend`` does), and it is as usable as ``SELECT 1`` would find it. Anything to
-read, or a connection psycopg already knows broken, falls back to Django's ``SELECT 1``. A peer
-that vanished without closing (a cut cable) is found by neither check without a timeout.
+When Postgres ends a session (a restart, ``pg_terminate_backend``, an idle timeout) it sends a
+FATAL error and closes, which leaves an end of file to read. So an idle connection whose socket
+has nothing to read has not been ended, and is as usable as ``SELECT 1`` would find it. Anything
+to read (that, or what a server rarely sends unasked: a notification, a setting changed by a
+reload), a connection psycopg already knows broken, or a platform without ``poll`` (Windows),
+falls back to Django's ``SELECT 1``. A peer that vanished without closing (a cut cable) shows
+nothing to read: the request's own query then waits for the network's timeout, where the
+``SELECT 1`` would have.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from psycopg import pq
 
 def _quiet(connection) -> bool:
     """Whether psycopg's connection is open and idle with nothing sent to it."""
+    if not hasattr(select, "poll"):
+        return False
     pgconn = connection.pgconn
     if pgconn.status != pq.ConnStatus.OK or pgconn.transaction_status != pq.TransactionStatus.IDLE:
         return False
