@@ -106,13 +106,20 @@ def test_games_played_through_the_api_and_the_close_take_their_places_in_finish_
     assert max(counts) >= 4
 
 
-@pytest.mark.django_db
-def test_a_hold_closes_the_places_and_a_release_returns_the_game_to_its_finish(clock):
+def greedy_games(clock, count: int) -> list[dict]:
+    """``count`` fresh players' games of the day, three minutes apart, each played greedily: the
+    same play on the same dice, so one score."""
     games = []
-    for _ in range(5):
+    for _ in range(count):
         clock.shift(datetime.timedelta(minutes=3))
         client = Client()
         games.append(play_greedy(client, start_daily(client, DAY)))
+    return games
+
+
+@pytest.mark.django_db
+def test_a_hold_closes_the_places_and_a_release_returns_the_game_to_its_finish(clock):
+    games = greedy_games(clock, 5)
     # The same play on the same dice: one score, places 1 to 5.
     assert len({g["score"] for g in games}) == 1
     puzzle = Puzzle.objects.get(day=DAY)
@@ -137,11 +144,7 @@ def test_a_hold_closes_the_places_and_a_release_returns_the_game_to_its_finish(c
 def test_a_game_counted_without_a_place_can_still_be_held(clock):
     # As a web process older than migration 0008 would leave it (docs/operations.md): counted,
     # no place. Holding it takes it off the count and moves no other game.
-    games = []
-    for _ in range(3):
-        clock.shift(datetime.timedelta(minutes=3))
-        client = Client()
-        games.append(play_greedy(client, start_daily(client, DAY)))
+    games = greedy_games(clock, 3)
     ids = [g["id"] for g in games]
     Attempt.objects.filter(pk=ids[2]).update(score_position=None)
     puzzle = Puzzle.objects.get(day=DAY)
