@@ -95,7 +95,16 @@ def ranks_of(scores: list[int]) -> list[int]:
 def _official_of(player_ids, puzzle_ids):
     return Attempt.objects.filter(
         player_id__in=player_ids, puzzle_id__in=puzzle_ids, official=True
-    ).values_list("player_id", "puzzle_id", "state", "score", "finished_at", "held", "id")
+    ).values_list(
+        "player_id", "puzzle_id", "state", "score", "finished_at", "held", "id", "score_position"
+    )
+
+
+def _board_order(game) -> tuple:
+    """A shown game's place in the day's leaderboard order (docs/play.md): the best score, then
+    the place it was counted at within its score (a game counted by a process older than the
+    places, which has none, after those that have one), then its finish."""
+    return (-game[3], game[7] is None, game[7] or 0, game[4], game[6])
 
 
 def day_table(
@@ -133,7 +142,7 @@ def day_table(
         )
     scored = sorted(
         (r for r in rows if r.score is not None),
-        key=lambda r: (-r.score, r.finished_at, games[r.player_id][6]),
+        key=lambda r: _board_order(games[r.player_id]),
     )
     ranked = [
         Row(**{**r.__dict__, "rank": rank})
@@ -293,7 +302,7 @@ def groups_of_player(*, player: Player, day: datetime.date) -> list[Standing]:
     standings = []
     for group in groups:
         finished = [games[p] for p in members[group.pk] if p in games and games[p][2] == FINISHED]
-        ranked = sorted((g for g in finished if not g[5]), key=lambda g: (-g[3], g[4], g[6]))
+        ranked = sorted((g for g in finished if not g[5]), key=_board_order)
         my_rank = my_score = leader = leader_score = None
         if finished_mine and not mine[5]:
             my_score = mine[3]

@@ -3,7 +3,8 @@ import datetime
 import pytest
 from django.test import Client
 
-from daily.models import Player
+from daily.models import Attempt, Player, ScoreCount
+from daily.selectors.leaderboards import leaderboard_page
 from groups import services
 from groups.models import Group, Membership
 from tests.daily.helpers import play_greedy, post, start_daily
@@ -227,6 +228,29 @@ def test_ties_share_a_rank_and_the_earlier_finish_is_listed_first(client, clock)
         ("Ann", 2),
         ("Dia", 4),
     ]
+
+
+def test_ties_are_listed_in_the_leaderboards_order(client, clock):
+    # Two finishes of one score whose writes overlapped: the later finish was counted first
+    # (docs/play.md). The group lists them as the day's leaderboard does.
+    code = make_group(client)["code"]
+    group = Group.objects.get(code=code)
+    today = daily(NOON.date(), NOON)
+    people = {name: player(name) for name in ("Ann", "Cyd")}
+    for p in people.values():
+        services.group_join(group=group, player=p, now=NOON)
+    ann = game(people["Ann"], today, 900, minute=5)
+    cyd = game(people["Cyd"], today, 900, minute=1)
+    Attempt.objects.filter(pk=ann.pk).update(score_position=1)
+    Attempt.objects.filter(pk=cyd.pk).update(score_position=2)
+    ScoreCount.objects.create(puzzle=today, score=900, count=2)
+    later = NOON + datetime.timedelta(days=1)
+    clock.move_to(later)
+
+    rows = client.get(f"/api/groups/{code}/table?day=2026-11-29").json()["rows"]
+    board = leaderboard_page(puzzle=today, page=1, now=later)
+
+    assert [r["name"] for r in rows[:2]] == [e.name for e in board.entries] == ["Ann", "Cyd"]
 
 
 @pytest.mark.parametrize("query", ["day=2026-13-01", "day=yesterday", "day=2026-1-1"])
