@@ -6,6 +6,17 @@ from typing import Any
 
 from django.test import Client
 
+from daily.selectors.leaderboards import leaderboard_page
+
+
+def every_page(puzzle, *, size: int, ranked: int, now) -> list:
+    """The entries of a puzzle's leaderboard read page by page, ``size`` to a page, one page past
+    the ``ranked`` attempts' last (which must be empty)."""
+    entries = []
+    for page in range(1, -(-ranked // size) + 2):
+        entries += leaderboard_page(puzzle=puzzle, page=page, page_size=size, now=now).entries
+    return entries
+
 
 def post(client: Client, url: str, data: Any = None, **extra):
     """POST JSON (or nothing) and return the response."""

@@ -27,7 +27,7 @@ from daily.web.session import session_bind
 from farkle.bots import play
 from tests.moments import NOON
 
-from .helpers import play_greedy, post, start_daily
+from .helpers import every_page, play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"
@@ -662,8 +662,5 @@ def test_every_page_of_every_size_is_the_brute_force_order(puzzle):
     expected = [(g[3], 1 + sum(o[0] > g[0] for o in games)) for g in ordered]
 
     for size in range(1, len(games) + 1):
-        seen = []
-        for page in range(1, -(-len(games) // size) + 2):
-            board = leaderboard_page(puzzle=puzzle, page=page, page_size=size, now=NOON)
-            seen += [(e.name, e.rank) for e in board.entries]
-        assert seen == expected, size
+        pages = every_page(puzzle, size=size, ranked=len(games), now=NOON)
+        assert [(e.name, e.rank) for e in pages] == expected, size

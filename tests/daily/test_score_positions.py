@@ -16,7 +16,6 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from daily.models import Attempt, Puzzle, ScoreCount
-from daily.selectors.leaderboards import leaderboard_page
 from daily.services.attempts import attempt_act, attempt_clock, attempt_start
 from daily.services.foresight import attempt_hold, attempt_release
 from daily.services.players import player_create
@@ -24,7 +23,7 @@ from daily.services.rollover import puzzle_close
 from tests.helpers import race
 from tests.moments import NOON
 
-from .helpers import act, play_greedy, post, start_daily
+from .helpers import act, every_page, play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"
@@ -66,11 +65,8 @@ def assert_places_and_pages(puzzle: Puzzle, now: datetime.datetime) -> list[int]
     ordered = sorted(rows, key=lambda r: (-r[1], r[2], r[0]))
     expected = [(r[0], 1 + sum(o[1] > r[1] for o in rows)) for r in ordered]
     for size in range(1, len(rows) + 1):
-        seen = []
-        for page in range(1, -(-len(rows) // size) + 2):
-            board = leaderboard_page(puzzle=puzzle, page=page, page_size=size, now=now)
-            seen += [(e.attempt, e.rank) for e in board.entries]
-        assert seen == expected, size
+        pages = every_page(puzzle, size=size, ranked=len(rows), now=now)
+        assert [(e.attempt, e.rank) for e in pages] == expected, size
     return [r[0] for r in ordered]
 
 
