@@ -41,3 +41,8 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusedRedisCacheClient
+
+    def decode(self, raw: bytes) -> Any:
+        """A value as ``get`` gives it, from the bytes Redis holds for it (read some other way:
+        the session store reads its session in the throttles' script, farkle_site/sessions.py)."""
+        return self._cache._serializer.loads(raw)

@@ -2,6 +2,8 @@
 and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
 these classes while ``rest_framework.views`` is still loading.)"""
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -112,9 +114,23 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         counter = self.counter(request, view)
         if counter is None:
             return True
-        # A fixed window counted atomically in the shared cache (farkle_site.ratelimit), in
-        # place of DRF's history of timestamps read and written back by each request.
-        return self.judge(ratelimit.hit(*counter, now=self.timer()))
+        # Counted already by the session's read (SessionCountedThrottles), or now: a fixed window
+        # counted atomically in the shared cache (farkle_site.ratelimit), in place of DRF's
+        # history of timestamps read and written back by each request.
+        hit = getattr(request.session, "counted", {}).pop(counter, None)
+        if hit is None:
+            hit = ratelimit.hit(*counter, now=self.timer())
+        return self.judge(hit)
+
+    def expected_counter(self, request, view, player_id: int) -> tuple[str, int] | None:
+        """The counter of this request if its session holds ``player_id``, found without reading
+        the session; None when this throttle would not count it."""
+        self.scope = getattr(view, self.scope_attribute, None)
+        if not self.scope:
+            return None
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return (self._key(f"player-{player_id}"), self.duration)
 
     def counter(self, request, view) -> tuple[str, int] | None:
         """The counter this request counts on (its key, its window in seconds), or None when
@@ -148,6 +164,9 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
     def get_cache_key(self, request, view):
         player_id = request.session.get(settings.PLAYER_SESSION_KEY)
         ident = f"player-{player_id}" if player_id else f"address-{self.get_ident(request)}"
+        return self._key(ident)
+
+    def _key(self, ident: str) -> str:
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
@@ -163,8 +182,12 @@ class ScopedAddressThrottle(ScopedPlayerThrottle):
         )
         return super().counter(request, view)
 
+    def expected_counter(self, request, view, player_id):
+        # Counted on its own: an address throttle needs no session.
+        return None
+
     def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return self._key(self.get_ident(request))
 
 
 class ThrottledAtOnce:
@@ -187,3 +210,53 @@ class ThrottledAtOnce:
         ]
         if waits:
             self.throttled(request, max(waits))
+
+
+# The player each session held when this process last served it, by session key: a guess of
+# the throttles' counters that the session's own read then checks (SessionCountedThrottles).
+_SESSION_PLAYERS: OrderedDict[str, int] = OrderedDict()
+_SESSION_PLAYERS_SIZE = 4096
+_session_players_lock = threading.Lock()
+
+
+def _expected_player(session_key: str) -> int | None:
+    with _session_players_lock:
+        return _SESSION_PLAYERS.get(session_key)
+
+
+def _remember_player(session_key: str, player_id: int | None) -> None:
+    with _session_players_lock:
+        if player_id is None:
+            _SESSION_PLAYERS.pop(session_key, None)
+            return
+        _SESSION_PLAYERS[session_key] = player_id
+        _SESSION_PLAYERS.move_to_end(session_key)
+        while len(_SESSION_PLAYERS) > _SESSION_PLAYERS_SIZE:
+            _SESSION_PLAYERS.popitem(last=False)
+
+
+class SessionCountedThrottles:
+    """A view (a mixin before APIView) whose per-player throttles are counted by the script that
+    reads the browser's session from Redis (``SessionStore.count_on_load``): one round trip to
+    Redis per request, not two (issue 15: a game action's session read, then its throttle).
+
+    The counters are named after the session's player, known only once the session is read, so
+    they are those of the player this process last saw in the session with the same key (a
+    secret of that browser's). The session's read settles it: a throttle whose real counter was
+    counted takes that count, and one whose counter was not (the session holds another player
+    now: a login, a logout) counts its own, so each request counts once on its player's counter;
+    a wrong guess counts one more on the counter of the player the same browser held before,
+    never on another browser's. A session this process has not seen counts as before.
+    """
+
+    def initial(self, request, *args, **kwargs):
+        session = request._request.session
+        key = session.session_key
+        player_id = _expected_player(key) if key else None
+        count_on_load = getattr(session, "count_on_load", None)
+        if player_id is not None and count_on_load is not None:
+            expected = (t.expected_counter(request, self, player_id) for t in self.get_throttles())
+            count_on_load([counter for counter in expected if counter is not None])
+        super().initial(request, *args, **kwargs)
+        if key:
+            _remember_player(key, session.get(settings.PLAYER_SESSION_KEY))

@@ -56,6 +56,38 @@ def hit_all(windows: Sequence[tuple[str, int]], *, now: float | None = None) -> 
     A view with several throttles (a start is counted per player and, for a new guest, per
     address) would otherwise send one command for each.
     """
+    names, ttls, lefts = _windows(windows, now)
+    client = _shared()
+    if client is None or not names:
+        counts = [_incr(name, ttl) for name, ttl in zip(names, ttls, strict=True)]
+    else:
+        _, counts = _count_shared(client, names, ttls)
+    return [Hit(int(c), left) for c, left in zip(counts, lefts, strict=True)]
+
+
+def read_and_hit_all(
+    key: str, windows: Sequence[tuple[str, int]], *, now: float | None = None
+) -> tuple[bytes | None, list[Hit]] | None:
+    """The value the shared cache holds at ``key`` (its full key: None when there is none), read
+    in the same round trip as ``hit_all`` counts ``windows``; None, having counted nothing, when
+    the counters are not shared (no Redis ``CACHE_URL``).
+
+    A game action reads its session from the cache, then counts its throttle there: a second
+    round trip to Redis, where a thread of a busy web process waits and hands the GIL on twice
+    (issue 15). Reading the session inside the counting script saves it.
+    """
+    client = _shared()
+    if client is None:
+        return None
+    names, ttls, lefts = _windows(windows, now)
+    value, counts = _count_shared(client, names, ttls, read=key)
+    return value, [Hit(int(c), left) for c, left in zip(counts, lefts, strict=True)]
+
+
+def _windows(
+    windows: Sequence[tuple[str, int]], now: float | None
+) -> tuple[list[str], list[int], list[float]]:
+    """Each counter's key in its current window, its expiry, and the seconds its window has left."""
     now = time.time() if now is None else now
     names, ttls, lefts = [], [], []
     for name, seconds in windows:
@@ -63,28 +95,27 @@ def hit_all(windows: Sequence[tuple[str, int]], *, now: float | None = None) -> 
         names.append(f"{name}:{window}")
         ttls.append(seconds + 1)
         lefts.append((window + 1) * seconds - now)
-    client = _shared()
-    if client is None or not names:
-        counts = [_incr(name, ttl) for name, ttl in zip(names, ttls, strict=True)]
-    else:
-        counts = _count_shared(client, names, ttls)
-    return [Hit(int(c), left) for c, left in zip(counts, lefts, strict=True)]
+    return names, ttls, lefts
 
 
 # Each key counted with INCR, the window's first count giving it its expiry. Redis runs a script
 # atomically, so no other hit falls between the two commands and no key is ever left without an
 # expiry; and the whole is one command on the wire (EVALSHA), where MULTI, SET NX, INCR and EXEC
-# were four per key.
+# were four per key. When ARGV[1] is 1, KEYS[1] is a key to read first (a session), not to count.
 _COUNT = """
-local counts = {}
-for i, key in ipairs(KEYS) do
-  local count = redis.call('INCR', key)
-  if count == 1 then
-    redis.call('EXPIRE', key, ARGV[i])
-  end
-  counts[i] = count
+local read = tonumber(ARGV[1])
+local replies = {}
+if read == 1 then
+  replies[1] = redis.call('GET', KEYS[1])
 end
-return counts
+for i = read + 1, #KEYS do
+  local count = redis.call('INCR', KEYS[i])
+  if count == 1 then
+    redis.call('EXPIRE', KEYS[i], ARGV[i - read + 1])
+  end
+  replies[#replies + 1] = count
+end
+return replies
 """
 
 
@@ -94,10 +125,17 @@ def _count_script(url: str):
     return _redis(url).register_script(_COUNT)
 
 
-def _count_shared(client: redis.Redis, names: Sequence[str], ttls: Sequence[int]) -> list[int]:
+def _count_shared(
+    client: redis.Redis, names: Sequence[str], ttls: Sequence[int], *, read: str | None = None
+) -> tuple[bytes | None, list[int]]:
+    """The value at ``read`` (when given) and the counts of ``names``, in one script."""
     script = _count_script(settings.CACHE_URL)
-    counts = script(keys=[f"{_PREFIX}{name}" for name in names], args=list(ttls), client=client)
-    return [int(count) for count in counts]
+    keys = [f"{_PREFIX}{name}" for name in names]
+    if read is not None:
+        keys.insert(0, read)
+    replies = script(keys=keys, args=[int(read is not None), *ttls], client=client)
+    value = replies.pop(0) if read is not None else None
+    return value, [int(count) for count in replies]
 
 
 def count(name: str, seconds: int) -> int:
@@ -108,7 +146,7 @@ def count(name: str, seconds: int) -> int:
 def _incr(name: str, ttl: int) -> int:
     client = _shared()
     if client is not None:
-        return _count_shared(client, [name], [ttl])[0]
+        return _count_shared(client, [name], [ttl])[1][0]
     key = f"{_PREFIX}{name}"
     cache.add(key, 0, timeout=ttl)
     try:

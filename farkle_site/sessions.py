@@ -9,6 +9,9 @@ characters of 36 (about 165 bits), and a taken one still fails the primary key, 
 needs no transaction of its own outside one (inside one, Django's savepoint is kept, so a failed
 insert does not spoil the caller's transaction), and no model machinery either. Measured in
 process, a fresh browser's session cost 0.46 ms of CPU this way against about 0.8 ms.
+
+A view may also ask for its throttles to be counted by the script that reads the session from
+Redis (``count_on_load``): a game action then makes one round trip to Redis, not two.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from django.contrib.sessions.backends.base import VALID_KEY_CHARS, CreateError, 
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDbStore
 from django.db import DatabaseError, IntegrityError, connections, router
 from django.db.models import Model
+
+from farkle_site import ratelimit
 
 logger = logging.getLogger("django.contrib.sessions")
 
@@ -44,6 +49,43 @@ def _insert(session: Model, using: str) -> None:
 
 class SessionStore(CachedDbStore):
     """``cached_db`` sessions: read from the cache, written through to the database."""
+
+    def __init__(self, session_key: str | None = None) -> None:
+        super().__init__(session_key)
+        self._count_windows: list[tuple[str, int]] = []
+        # What the read counted: (name, seconds) → its Hit, for the throttles to take.
+        self.counted: dict[tuple[str, int], ratelimit.Hit] = {}
+
+    def count_on_load(self, windows: list[tuple[str, int]]) -> None:
+        """Count ``windows`` (ratelimit's ``(name, seconds)``) in the round trip that reads this
+        session from the shared cache, if it is still to be read from there; what was counted
+        is then in ``counted``, and nothing is counted otherwise."""
+        if self.session_key is not None and not hasattr(self, "_session_cache"):
+            self._count_windows = list(windows)
+
+    def load(self) -> dict:
+        windows, self._count_windows = self._count_windows, []
+        decode = getattr(self._cache, "decode", None)
+        if not windows or decode is None:
+            return super().load()
+        try:
+            key = self._cache.make_and_validate_key(self.cache_key)
+            read = ratelimit.read_and_hit_all(key, windows)
+        except Exception:
+            # Nothing counted: the throttles count on their own (and meet the same failure).
+            logger.exception("Error reading the session from the cache (%s)", self._cache)
+            read = None
+        if read is None:
+            return super().load()
+        raw, hits = read
+        self.counted = dict(zip(windows, hits, strict=True))
+        try:
+            data = None if raw is None else decode(raw)
+        except Exception:
+            # As Django's load: a value the cache cannot give back is a miss.
+            data = None
+        # Not cached (or unreadable): Django's way, which reads the database and caches it again.
+        return data if data is not None else super().load()
 
     def _get_new_session_key(self) -> str:
         # No probe: the forced INSERT is the check (see the module's docstring). One draw of a

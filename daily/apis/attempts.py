@@ -23,7 +23,7 @@ from daily.services.attempts import attempt_act, attempt_clock
 from daily.services.puzzles import daily_get_or_create
 from daily.web.session import session_player, session_player_id
 from farkle_site.domain import Conflict, Invalid, NotFound
-from farkle_site.drf import ScopedPlayerThrottle
+from farkle_site.drf import ScopedPlayerThrottle, SessionCountedThrottles
 
 
 def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:
@@ -98,7 +98,7 @@ def plain_action(body: dict) -> dict | None:
     return dict(body)
 
 
-class AttemptActionsApi(APIView):
+class AttemptActionsApi(SessionCountedThrottles, APIView):
     throttle_classes = [ScopedPlayerThrottle]
     throttle_scope = "attempt_act"
     # Which refusal code a malformed field gets (the README lists the API's codes).
