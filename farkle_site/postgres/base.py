@@ -14,14 +14,55 @@ reload), a connection psycopg already knows broken, or a platform without ``poll
 falls back to Django's ``SELECT 1``. A peer that vanished without closing (a cut cable) shows
 nothing to read: the request's own query then waits for the network's timeout, where the
 ``SELECT 1`` would have.
+
+It also loads ``timestamptz`` values with psycopg's own loader (compiled, in psycopg's binary
+package) rather than Django's, a Python subclass of psycopg's pure-Python loader that parses each
+value with a regular expression and then sets its zone: 4.5 µs a value against 0.6, a third of
+the CPU of a leaderboard page of 100 rows (issue 15). Django's loader only puts the connection's
+zone on what psycopg reads in the session's zone; with both UTC (``TIME_ZONE``, and the
+``TimeZone`` Django sets on every connection) psycopg's loader already gives
+``datetime.timezone.utc``, the very value Django's would.
 """
 
 from __future__ import annotations
 
+import datetime
+import functools
 import select
 
+import psycopg
 from django.db.backends.postgresql import base
-from psycopg import pq
+from psycopg import adapt, pq
+from psycopg.pq import Format
+
+_TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid
+
+
+class UtcTimestamptzLoader(adapt.Loader):
+    """psycopg's own ``timestamptz`` loader, as the loader of a UTC connection. Django's
+    ``create_cursor`` reads the registered loader's ``timezone`` to decide whether a cursor needs
+    a loader of its own; psycopg's compiled class cannot carry the attribute (nor be
+    subclassed), hence this thin wrapper."""
+
+    timezone = datetime.UTC
+
+    def __init__(self, oid: int, context: adapt.AdaptContext | None = None) -> None:
+        super().__init__(oid, context)
+        self._loader = psycopg.adapters.get_loader(_TIMESTAMPTZ, Format.TEXT)(oid, context)
+        # The instance's attribute, found before the method below: psycopg calls the compiled
+        # loader's own function for every value, with no Python frame of this class between.
+        self.load = self._loader.load
+
+    def load(self, data):
+        return self._loader.load(data)
+
+
+@functools.cache
+def _utc_adapters(template: adapt.AdaptersMap) -> adapt.AdaptersMap:
+    """Django's adapters of the connection (one shared map per setting), with the loader above."""
+    adapters = adapt.AdaptersMap(template)
+    adapters.register_loader(_TIMESTAMPTZ, UtcTimestamptzLoader)
+    return adapters
 
 
 def _quiet(connection) -> bool:
@@ -37,6 +78,14 @@ def _quiet(connection) -> bool:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    def get_connection_params(self) -> dict:
+        params = super().get_connection_params()
+        # Only where Django's loader would put UTC on the values (USE_TZ, and no TIME_ZONE of
+        # the database's own): its loader is then the same function, slower.
+        if self.timezone is datetime.UTC and "context" in params:
+            params["context"] = _utc_adapters(params["context"])
+        return params
+
     def close_if_health_check_failed(self) -> None:
         if (
             self.connection is not None

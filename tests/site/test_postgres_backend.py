@@ -4,9 +4,13 @@ one costs no query (farkle_site/postgres/base.py)."""
 
 from __future__ import annotations
 
+import datetime
+
 import psycopg
 import pytest
 from django.db import OperationalError, connection
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.processes import shared_database_url
 
@@ -69,3 +73,38 @@ def test_a_healthy_idle_connection_is_checked_without_a_query(monkeypatch):
     queried = list(sent)
 
     assert (queried, connection.health_check_done, _backend_pid()) == ([], True, pid)
+
+
+def test_timestamps_are_read_by_psycopgs_own_loader():
+    from psycopg.pq import Format
+
+    from farkle_site.postgres.base import UtcTimestamptzLoader
+
+    with connection.cursor() as cursor:
+        # Django registers a loader of its own on a cursor whose connection's disagrees.
+        loader = cursor.cursor.adapters.get_loader(1184, Format.TEXT)
+    assert loader is UtcTimestamptzLoader
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    moment=st.datetimes(
+        min_value=datetime.datetime(1, 1, 2),
+        max_value=datetime.datetime(9999, 12, 30),
+        timezones=st.sampled_from([datetime.UTC, datetime.timezone(datetime.timedelta(hours=-7))]),
+    )
+)
+def test_a_timestamp_reads_back_as_djangos_loader_reads_it(moment):
+    from django.db.backends.postgresql.psycopg_any import BaseTzLoader
+
+    class DjangoLoader(BaseTzLoader):
+        timezone = datetime.UTC
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT %s::timestamptz, %s::timestamptz::text", [moment, moment])
+        read, text = cursor.fetchone()
+    # The same instant, in UTC, as Django's own loader gives it from the same text.
+    expected = DjangoLoader(1184, connection.connection).load(text.encode())
+    assert read == expected == moment
+    assert read.tzinfo is expected.tzinfo is datetime.UTC
+    assert (read.isoformat(), read.utcoffset()) == (expected.isoformat(), expected.utcoffset())
