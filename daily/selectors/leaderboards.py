@@ -42,10 +42,11 @@ def order_of(puzzle: Puzzle) -> tuple[str, ...]:
     return ORDER if puzzle.turn_seconds is None else TIMED_ORDER
 
 
-def tie_rank(counts: ScoreLadder, score: int, before: int, timed: bool) -> int:
-    """The rank of an attempt with ``before`` attempts of the same score ahead of it: shared
-    (docs/play.md) unless the puzzle is timed, where the time taken breaks the tie."""
-    return counts.rank(score) + (before if timed else 0)
+def tie_rank(shared: int, before: int, timed: bool) -> int:
+    """The rank of an attempt whose score has the rank ``shared`` (``ScoreLadder.rank``), with
+    ``before`` attempts of the same score ahead of it: shared (docs/play.md) unless the puzzle is
+    timed, where the time taken breaks the tie."""
+    return shared + (before if timed else 0)
 
 
 def rank_of(higher: int) -> int:
@@ -288,10 +289,12 @@ def leaderboard_entries(
             before += 1
         else:
             before = skip if score == start_score else 0
+            # Once per score: a page holds long runs of equal scores.
+            shared = counts.rank(score)
         previous = score
         entries.append(
             Entry(
-                rank=tie_rank(counts, score, before, timed),
+                rank=tie_rank(shared, before, timed),
                 name=name,
                 score=score,
                 finished_at=finished_at,
@@ -341,7 +344,7 @@ def player_standing(
             .count()
         )
     return Standing(
-        rank=tie_rank(counts, score, before, puzzle.turn_seconds is not None),
+        rank=tie_rank(counts.rank(score), before, puzzle.turn_seconds is not None),
         name=player.display_name,
         score=score,
         finished_at=finished_at,
