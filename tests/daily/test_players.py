@@ -343,3 +343,38 @@ def test_a_new_browser_choosing_a_held_name_is_refused_and_stores_nothing():
 def test_a_browser_without_an_id_still_gets_a_guest():
     guest = player_for_browser(user=None, browser_id=None, now=NOW, display_name="No Cookie")
     assert Player.objects.get().pk == guest.pk
+
+
+@pytest.mark.django_db
+def test_player_find_reads_a_guest_and_an_account_as_the_orm_does():
+    from django.contrib.auth import get_user_model
+
+    from daily.selectors.players import player_find
+
+    now = datetime.datetime(2026, 11, 29, 12, tzinfo=datetime.UTC)
+    guest = Player.objects.create(
+        display_name="Quiet Heron", browser_id=uuid.uuid4(), created_at=now
+    )
+    user = get_user_model().objects.create_user("ada", password="a long pass phrase 7")
+    holder = Player.objects.create(display_name="Ada", user=user, created_at=now)
+    for player in (guest, holder):
+        expected = Player.objects.select_related("user").get(pk=player.pk)
+        with CaptureQueriesContext(connection) as queries:
+            found = player_find(user=None, player_id=player.pk)
+            # The account came with the player: showing its name asks nothing more.
+            username = found.user and found.user.username
+        assert len(queries) == 1
+        fields = [f.attname for f in Player._meta.concrete_fields]
+        assert [getattr(found, f) for f in fields] == [getattr(expected, f) for f in fields]
+        assert found.created_at.tzinfo is datetime.UTC
+        assert username == (expected.user and expected.user.username)
+        assert found._state.adding is False
+        if expected.user is None:
+            assert found.user is None
+        else:
+            user_fields = [f.attname for f in expected.user._meta.concrete_fields]
+            assert [getattr(found.user, f) for f in user_fields] == [
+                getattr(expected.user, f) for f in user_fields
+            ]
+    assert player_find(user=None, player_id=holder.pk + 1000) is None
+    assert player_find(user=None, player_id=2**63) is None
