@@ -1,13 +1,16 @@
-"""Helpers every test package shares: real-thread races, stored rows, throttle rates."""
+"""Helpers every test package shares: real-thread races, stored rows, throttle rates, the test's
+Redis."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonschema
+import redis
 from django.conf import settings
 from django.db import connection
 from django.test import override_settings
@@ -42,6 +45,21 @@ def race(n: int, work: Callable[[], Any]) -> list:
 def stored(attempt_id: int) -> dict:
     """What the database holds for an attempt, to prove a refusal changed nothing."""
     return Attempt.objects.filter(pk=attempt_id).values().get()
+
+
+@contextlib.contextmanager
+def redis_keys_made(url: str, pattern: str = "*") -> Iterator[redis.Redis]:
+    """A client of the test's Redis at ``url``; the keys matching ``pattern`` that appeared
+    meanwhile are deleted afterwards."""
+    server = redis.Redis.from_url(url)
+    before = set(server.scan_iter(pattern))
+    try:
+        yield server
+    finally:
+        made = set(server.scan_iter(pattern)) - before
+        if made:
+            server.delete(*made)
+        server.close()
 
 
 def rates(**changes: str) -> override_settings:

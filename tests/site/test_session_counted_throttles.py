@@ -12,7 +12,7 @@ from django.test import Client
 
 from farkle_site import drf, ratelimit
 from tests.daily.helpers import act, start_daily
-from tests.helpers import rates
+from tests.helpers import rates, redis_keys_made
 from tests.moments import NOON
 
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -28,15 +28,10 @@ def shared(settings):
     settings.CACHE_URL = REDIS
     settings.CACHES = {"default": {"BACKEND": "farkle_site.cache.RedisCache", "LOCATION": REDIS}}
     settings.SESSION_ENGINE = "farkle_site.sessions"
-    server = redis.Redis.from_url(REDIS)
-    before = set(server.scan_iter("*"))
     drf._SESSION_PLAYERS.clear()
-    yield server
+    with redis_keys_made(REDIS) as server:
+        yield server
     drf._SESSION_PLAYERS.clear()
-    made = set(server.scan_iter("*")) - before
-    if made:
-        server.delete(*made)
-    server.close()
 
 
 @pytest.fixture

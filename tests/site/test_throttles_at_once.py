@@ -5,12 +5,11 @@ import os
 import uuid
 
 import pytest
-import redis
 from django.test import Client
 
 from farkle_site import ratelimit
 from tests.daily.helpers import post, start_daily
-from tests.helpers import rates
+from tests.helpers import rates, redis_keys_made
 
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -19,13 +18,8 @@ REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 def shared(settings):
     """The throttles on the test's Redis; the counters it made deleted afterwards."""
     settings.CACHE_URL = REDIS
-    server = redis.Redis.from_url(REDIS)
-    before = set(server.scan_iter("farkle:rl:*"))
-    yield server
-    made = set(server.scan_iter("farkle:rl:*")) - before
-    if made:
-        server.delete(*made)
-    server.close()
+    with redis_keys_made(REDIS, "farkle:rl:*") as server:
+        yield server
 
 
 @pytest.fixture
