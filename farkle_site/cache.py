@@ -42,6 +42,10 @@ class RedisCache(DjangoRedisCache):
         super().__init__(server, params)
         self._class = ReusedRedisCacheClient
 
+    def shares_server(self, url: str | None) -> bool:
+        """Whether this cache is the one Redis server at ``url`` (the throttles' counters)."""
+        return self._servers == [url]
+
     def decode(self, raw: bytes) -> Any:
         """A value as ``get`` gives it, from the bytes Redis holds for it (read some other way:
         the session store reads its session in the throttles' script, farkle_site/sessions.py)."""

@@ -128,9 +128,7 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         self.scope = getattr(view, self.scope_attribute, None)
         if not self.scope:
             return None
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        return (self._key(f"player-{player_id}"), self.duration)
+        return self._counter(request, view, key=self._key(f"player-{player_id}"))
 
     def counter(self, request, view) -> tuple[str, int] | None:
         """The counter this request counts on (its key, its window in seconds), or None when
@@ -140,10 +138,10 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
             return None
         return self._counter(request, view)
 
-    def _counter(self, request, view) -> tuple[str, int] | None:
+    def _counter(self, request, view, *, key: str | None = None) -> tuple[str, int] | None:
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        self.key = self.get_cache_key(request, view)
+        self.key = key if key is not None else self.get_cache_key(request, view)
         return None if self.key is None else (self.key, self.duration)
 
     def judge(self, hit: ratelimit.Hit) -> bool:
@@ -244,9 +242,11 @@ class SessionCountedThrottles:
     they are those of the player this process last saw in the session with the same key (a
     secret of that browser's). The session's read settles it: a throttle whose real counter was
     counted takes that count, and one whose counter was not (the session holds another player
-    now: a login, a logout) counts its own, so each request counts once on its player's counter;
-    a wrong guess counts one more on the counter of the player the same browser held before,
-    never on another browser's. A session this process has not seen counts as before.
+    under the same key now: one bound to it since, or the session was flushed as it was read)
+    counts its own, so each request counts once on its player's counter; a wrong guess counts
+    one more on the counter of the player the same browser held before, never on another
+    browser's. A session this process has not seen (a login or a logout gives a new key) counts
+    as before. Not for a ``ThrottledAtOnce`` view: its throttles count apart from the read.
     """
 
     def initial(self, request, *args, **kwargs):
@@ -254,6 +254,8 @@ class SessionCountedThrottles:
         key = session.session_key
         player_id = _expected_player(key) if key else None
         count_on_load = getattr(session, "count_on_load", None)
+        if isinstance(self, ThrottledAtOnce):
+            raise ImproperlyConfigured("A ThrottledAtOnce view counts apart from the session.")
         if player_id is not None and count_on_load is not None:
             expected = (t.expected_counter(request, self, player_id) for t in self.get_throttles())
             count_on_load([counter for counter in expected if counter is not None])

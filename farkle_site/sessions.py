@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import secrets
 
+from django.conf import settings
 from django.contrib.sessions.backends.base import VALID_KEY_CHARS, CreateError, UpdateError
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDbStore
 from django.db import DatabaseError, IntegrityError, connections, router
@@ -65,27 +66,40 @@ class SessionStore(CachedDbStore):
 
     def load(self) -> dict:
         windows, self._count_windows = self._count_windows, []
-        decode = getattr(self._cache, "decode", None)
-        if not windows or decode is None:
+        shared = getattr(self._cache, "shares_server", None)
+        if not windows or shared is None or not shared(settings.CACHE_URL):
+            # Nothing to count, or the session lives elsewhere than the counters.
             return super().load()
         try:
             key = self._cache.make_and_validate_key(self.cache_key)
             read = ratelimit.read_and_hit_all(key, windows)
-        except Exception:
-            # Nothing counted: the throttles count on their own (and meet the same failure).
-            logger.exception("Error reading the session from the cache (%s)", self._cache)
-            read = None
+        except Exception as error:
+            # Nothing counted (the throttles count on their own); as Django's load, a failing
+            # cache read is a miss, read from the database.
+            logger.warning("Reading the session from the cache failed: %r", error)
+            return self._load_from_database()
         if read is None:
             return super().load()
         raw, hits = read
         self.counted = dict(zip(windows, hits, strict=True))
         try:
-            data = None if raw is None else decode(raw)
+            data = None if raw is None else self._cache.decode(raw)
         except Exception:
             # As Django's load: a value the cache cannot give back is a miss.
             data = None
-        # Not cached (or unreadable): Django's way, which reads the database and caches it again.
-        return data if data is not None else super().load()
+        return data if data is not None else self._load_from_database()
+
+    def _load_from_database(self) -> dict:
+        # Django's cached_db after a cache miss: the row, cached again (the cache was just read).
+        session = self._get_session_from_db()
+        if not session:
+            return {}
+        data = self.decode(session.session_data)
+        try:
+            self._cache.set(self.cache_key, data, self.get_expiry_age(expiry=session.expire_date))
+        except Exception:
+            logger.exception("Error saving to cache (%s)", self._cache)
+        return data
 
     def _get_new_session_key(self) -> str:
         # No probe: the forced INSERT is the check (see the module's docstring). One draw of a

@@ -48,15 +48,19 @@ def stored(attempt_id: int) -> dict:
 
 
 @contextlib.contextmanager
-def redis_keys_made(url: str, pattern: str = "*") -> Iterator[redis.Redis]:
-    """A client of the test's Redis at ``url``; the keys matching ``pattern`` that appeared
-    meanwhile are deleted afterwards."""
+def redis_keys_made(url: str, *patterns: str) -> Iterator[redis.Redis]:
+    """A client of the test's Redis at ``url``; the keys matching ``patterns`` that appeared
+    meanwhile are deleted afterwards (only those: other runs may share the database)."""
     server = redis.Redis.from_url(url)
-    before = set(server.scan_iter(pattern))
+
+    def keys() -> set[bytes]:
+        return {key for pattern in patterns for key in server.scan_iter(pattern)}
+
+    before = keys()
     try:
         yield server
     finally:
-        made = set(server.scan_iter(pattern)) - before
+        made = keys() - before
         if made:
             server.delete(*made)
         server.close()

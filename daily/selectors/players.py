@@ -40,8 +40,10 @@ def _player_with_user(player_id: int) -> Player | None:
     split = len(_PLAYER.fields)
     player = _PLAYER.build(connection, row[:split])
     account = row[split:]
-    # The account's primary key is None when the LEFT JOIN found none: a guest.
-    player.user = None if account[_user_pk_index()] is None else users.build(connection, account)
+    # The account's primary key is None when the LEFT JOIN found none: a guest. Cached as the
+    # ORM's select_related caches it, so that showing the account asks nothing more.
+    user = None if account[_user_pk_index()] is None else users.build(connection, account)
+    Player._meta.get_field("user").set_cached_value(player, user)
     return player
 
 
@@ -59,9 +61,10 @@ def _user_pk_index() -> int:
 def _player_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
     user = get_user_model()._meta
+    account = quote(Player._meta.get_field("user").column)
     return (
         f"SELECT {_PLAYER.select(connection)}, {_users().select(connection)}"
         f" FROM {quote(Player._meta.db_table)} p"
-        f" LEFT JOIN {quote(user.db_table)} u ON u.{quote(user.pk.column)} = p.{quote('user_id')}"
-        f" WHERE p.{quote('id')} = %s"
+        f" LEFT JOIN {quote(user.db_table)} u ON u.{quote(user.pk.column)} = p.{account}"
+        f" WHERE p.{quote(Player._meta.pk.column)} = %s"
     )

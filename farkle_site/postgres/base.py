@@ -19,9 +19,9 @@ It also loads ``timestamptz`` values with psycopg's own loader (compiled, in psy
 package) rather than Django's, a Python subclass of psycopg's pure-Python loader that parses each
 value with a regular expression and then sets its zone: 4.5 µs a value against 0.6, a third of
 the CPU of a leaderboard page of 100 rows (issue 15). Django's loader only puts the connection's
-zone on what psycopg reads in the session's zone; with both UTC (``TIME_ZONE``, and the
-``TimeZone`` Django sets on every connection) psycopg's loader already gives
-``datetime.timezone.utc``, the very value Django's would.
+zone on what psycopg reads in the session's zone. With ``USE_TZ`` and no ``TIME_ZONE`` of the
+database's own, that zone is UTC, Django sets ``TimeZone`` to UTC on every connection, and
+psycopg's loader already gives ``datetime.timezone.utc``: the very value Django's would.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ def shared(settings):
     settings.CACHES = {"default": {"BACKEND": "farkle_site.cache.RedisCache", "LOCATION": REDIS}}
     settings.SESSION_ENGINE = "farkle_site.sessions"
     drf._SESSION_PLAYERS.clear()
-    with redis_keys_made(REDIS) as server:
+    # The throttles' counters and Django's cache (sessions, the dailies of rolled-back rows).
+    with redis_keys_made(REDIS, "farkle:rl:*", ":1:*") as server:
         yield server
     drf._SESSION_PLAYERS.clear()
 
@@ -140,9 +141,9 @@ def test_a_session_gone_from_the_cache_is_read_from_the_database(shared, command
     shared.delete(cached)
     commands.clear()
     attempt = play(client, attempt, 1)
-    # The script found no session: Django's read then misses too, reads the database and caches
-    # the session again; the action was counted by the script alone.
-    assert commands == ["EVALSHA", "GET", "SET"]
+    # The script found no session: it is read from the database and cached again; the action
+    # was counted by the script alone.
+    assert commands == ["EVALSHA", "SET"]
     assert counted(shared, player_of(client)) == 2
     assert shared.exists(cached)
 
@@ -150,6 +151,7 @@ def test_a_session_gone_from_the_cache_is_read_from_the_database(shared, command
 def test_the_script_reads_a_key_and_counts_in_one_command(shared, commands):
     name = f"test:{uuid.uuid4().hex}"
     shared.set(f"{name}:value", b"stored")
+    ratelimit.hit_all([(f"{name}:warm", 60)])  # Redis knows the script from now on
     commands.clear()
     first = ratelimit.read_and_hit_all(f"{name}:value", [(f"{name}:a", 60)], now=1_000_030.0)
     missing = ratelimit.read_and_hit_all(f"{name}:none", [(f"{name}:a", 60)], now=1_000_031.0)
@@ -170,3 +172,29 @@ def test_the_process_remembers_a_bounded_number_of_sessions(monkeypatch):
         drf._remember_player(f"key{n}", n)
     drf._remember_player("key3", None)
     assert dict(drf._SESSION_PLAYERS) == {"key2": 2, "key4": 4}
+
+
+def test_a_failing_read_falls_back_to_the_database_and_counts_once(shared, monkeypatch, clock):
+    client = Client()
+    attempt = play(client, start_daily(client, DAY), 1)
+
+    def down(*args, **kwargs):
+        raise redis.ConnectionError("Redis went away for this read")
+
+    monkeypatch.setattr(ratelimit, "read_and_hit_all", down)
+    play(client, attempt, 1)
+    # Nothing was counted by the failed read: the throttle counted on its own, once.
+    assert counted(shared, player_of(client)) == 2
+
+
+def test_a_session_in_another_cache_than_the_counters_is_read_as_before(
+    shared, settings, commands, clock
+):
+    client = Client()
+    attempt = play(client, start_daily(client, DAY), 1)
+    # The counters' URL names the same server another way: not the session's cache, for all the
+    # store can tell.
+    settings.CACHE_URL = f"{REDIS}?socket_timeout=5"
+    commands.clear()
+    play(client, attempt, 1)
+    assert commands == ["GET", "EVALSHA"]
