@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from daily import game_cache
+from daily.services import puzzles
 from tests import repository_guard
 from tests.moments import NOON
 
@@ -46,6 +47,8 @@ def _fresh_cache():
     # Throttle counters live in the cache: every test starts with none; nor any remembered game.
     cache.clear()
     game_cache.clear()
+    # Nor a process's copy of a daily: each test's database has its own rows.
+    puzzles._known.clear()
     yield
     cache.clear()
 

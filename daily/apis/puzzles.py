@@ -12,6 +12,7 @@ import datetime
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
+from django.db import IntegrityError
 from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import status
@@ -170,6 +171,10 @@ class PuzzleApi(APIView, metaclass=ABCMeta):
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
         """The puzzle the URL names (a refusal when it names none)."""
 
+    def forget_puzzle(self, puzzle: Puzzle) -> bool:
+        """Forget any copy ``find_puzzle`` keeps of ``puzzle``; False when it keeps none."""
+        return False
+
 
 class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
     # Start an attempt: the player's first on an open puzzle is official, any later practice.
@@ -185,7 +190,16 @@ class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
         puzzle = self.find_puzzle(now=now, **url_kwargs)
         # Refused before the session's player is created: a refusal stores nothing.
         attempt_start_allowed(puzzle=puzzle, now=now)
-        attempt = _start(request._request, puzzle=puzzle, now=now)
+        try:
+            attempt = _start(request._request, puzzle=puzzle, now=now)
+        except IntegrityError:
+            # A kept copy of a puzzle whose row is gone: the attempt's foreign key refused it
+            # and nothing was stored. Once more, from the database.
+            if not self.forget_puzzle(puzzle):
+                raise
+            puzzle = self.find_puzzle(now=now, **url_kwargs)
+            attempt_start_allowed(puzzle=puzzle, now=now)
+            attempt = _start(request._request, puzzle=puzzle, now=now)
         return Response(attempt_data(attempt, attempt.game()), status=status.HTTP_201_CREATED)
 
 

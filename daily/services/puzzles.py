@@ -53,18 +53,19 @@ def daily_get_or_create(
     A daily's row never changes but for its counters (``players``, and ``closed_at`` and
     ``final_stats`` from the close): the rest is kept in the cache, and the counters are read
     fresh by one lean query, or not at all when ``counters`` is False (starting an attempt reads
-    none of them, and must not show them). A read with the counters needs no cache either once
-    this process has seen the daily.
+    none of them, and must not show them). Once this process has seen the daily, neither needs
+    the shared cache.
     """
     if day > published_until(now) or day < first_day():
         raise NotFound("not_found", f"There is no daily for {day.isoformat()}.")
     key = _cache_key(day)
-    known = _known.get(key) if counters else None
+    known = _known.get(key)
     if known is not None:
         # The counters' query finds the row by its id and day, so it also proves this process's
-        # copy is of the row that stands: no need to ask the shared cache.
+        # copy is of the row that stands: no need to ask the shared cache. A start needs no such
+        # proof: the attempt it stores refers to the row by its id, which no other row takes.
         puzzle = copy.copy(known)
-        if _counters_read(puzzle):
+        if not counters or _counters_read(puzzle):
             return puzzle
     puzzle = cache.get(key)
     if puzzle is not None and (not counters or _counters_read(puzzle)):
@@ -79,12 +80,21 @@ def daily_get_or_create(
     return puzzle
 
 
+def daily_forget(*, day: datetime.date) -> None:
+    """Forget this process's copy of ``day``'s daily and the shared cache's: a start that
+    stored nothing because the copy's row is gone (a database restored in place) reads it again.
+    """
+    key = _cache_key(day)
+    _known.pop(key, None)
+    cache.delete(key)
+
+
 # Every start and every read of a day finds its daily (2,000 of each in the midnight rush's first
 # seconds): from the cache, about a tenth of the ORM's query (docs/performance.md).
 _CACHED_SECONDS = 3600
 _COUNTERS = ModelColumns(Puzzle, "p", ("players", "closed_at", "final_stats"))
-# This process's copies of the dailies it has read, by cache key: only ever used with the
-# counters' query, which checks them (a start, reading no counters, asks the shared cache).
+# This process's copies of the dailies it has read, by cache key. A row's fixed fields never
+# change, and no route deletes a daily (the shared cache would be as stale if one did).
 _known: dict[str, Puzzle] = {}
 
 

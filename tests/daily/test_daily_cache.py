@@ -96,9 +96,21 @@ def test_a_daily_this_process_has_read_is_not_asked_of_the_cache_again(monkeypat
     monkeypatch.setattr(puzzles.cache, "get", lambda *a, **k: asked.append(a) or original(*a, **k))
     shown = daily_get_or_create(day=DAY, now=NOON)
     assert (asked, shown.pk) == ([], Puzzle.objects.get(day=DAY).pk)
-    # A start (no counters, nothing to check the copy by) still asks the shared cache.
-    daily_get_or_create(day=DAY, now=NOON, counters=False)
-    assert len(asked) == 1
+    # A start (no counters) asks neither: its attempt's foreign key is the row's proof.
+    start = _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False))
+    assert (asked, start) == ([], [])
+
+
+def test_a_start_in_a_process_new_to_the_daily_asks_the_cache_once(monkeypatch):
+    daily_get_or_create(day=DAY, now=NOON)
+    # Another process wrote the cache; this one has no copy yet.
+    monkeypatch.setattr(puzzles, "_known", {})
+    asked = []
+    original = puzzles.cache.get
+    monkeypatch.setattr(puzzles.cache, "get", lambda *a, **k: asked.append(a) or original(*a, **k))
+    first = _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False))
+    second = _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False))
+    assert (len(asked), first, second) == (1, [], [])
 
 
 def test_a_shown_daily_is_a_copy_the_caller_may_change():
@@ -106,3 +118,27 @@ def test_a_shown_daily_is_a_copy_the_caller_may_change():
     first.players = 99
     again = daily_get_or_create(day=DAY, now=NOON)
     assert (again is not first, again.players) == (True, 0)
+
+
+# Not in a test's transaction: Django's foreign keys are checked at the commit, which a request
+# in autocommit reaches at once.
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("browser", ["fresh", "with a player"])
+@time_machine.travel(NOON, tick=False)
+def test_a_start_on_a_kept_copy_whose_row_is_gone_starts_on_the_row_that_stands(browser):
+    client = Client()
+    if browser == "with a player":
+        start_daily(client, DAY.isoformat())
+    gone = daily_get_or_create(day=DAY, now=NOON)
+    # As after a database restored in place from before the day began: the row and its
+    # attempts are gone, while this process and the shared cache still hold the old row.
+    Puzzle.objects.filter(pk=gone.pk).delete()
+    assert puzzles._known[puzzles._cache_key(DAY)].pk == gone.pk
+
+    started = start_daily(client, DAY.isoformat())
+
+    stands = Puzzle.objects.get(day=DAY)
+    assert stands.pk != gone.pk
+    assert (started["official"], stands.players, stands.attempts.count()) == (True, 1, 1)
+    assert stands.attempts.get().pk == started["id"]
+    assert puzzles._known[puzzles._cache_key(DAY)].pk == stands.pk
