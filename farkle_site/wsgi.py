@@ -21,3 +21,12 @@ for config in apps.get_app_configs():
     warm_up = getattr(config, "warm_up", None)
     if warm_up is not None:
         warm_up()
+
+# What is loaded by now (modules, the rules' figures, the URL configuration) lives as long as the
+# process: set apart from the cyclic collector, its full collections stop walking these objects
+# again and again, a few hundred thousand each time (measured: 3 % of a worker's CPU under game
+# actions down to 1.3 %). Garbage from the start is collected first, or it would stay for good.
+import gc  # noqa: E402
+
+gc.collect()
+gc.freeze()
