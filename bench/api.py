@@ -122,6 +122,8 @@ class Server:
                 # As the Procfile: an access log line per request (to /dev/null here).
                 "--access-logfile",
                 "-",
+                "--logger-class",
+                "farkle_site.serving.Logger",
                 "--forwarded-allow-ips",
                 HOST,
             ],

@@ -1,0 +1,82 @@
+"""gunicorn's access line, built by the project's logger (farkle_site/serving.py)."""
+
+import base64
+import datetime
+import types
+
+import pytest
+import time_machine
+from gunicorn import glogging
+from gunicorn.config import Config
+
+from farkle_site.serving import Logger
+from tests.moments import NOON
+
+
+def _config(access_format: str | None = None) -> Config:
+    config = Config()
+    config.set("accesslog", None)
+    if access_format is not None:
+        config.set("access_log_format", access_format)
+    return config
+
+
+def _request(*, referer: str | None, agent: str | None, user: str | None):
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": "/api/attempts/7/actions?x=1",
+        "PATH_INFO": "/api/attempts/7/actions",
+        "QUERY_STRING": "x=1",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "203.0.113.9",
+        "wsgi.url_scheme": "http",
+    }
+    headers = [("HOST", "127.0.0.1")]
+    if referer is not None:
+        environ["HTTP_REFERER"] = referer
+        headers.append(("REFERER", referer))
+    if agent is not None:
+        environ["HTTP_USER_AGENT"] = agent
+        headers.append(("USER-AGENT", agent))
+    if user is not None:
+        credentials = base64.b64encode(f"{user}:secret".encode()).decode()
+        environ["HTTP_AUTHORIZATION"] = f"Basic {credentials}"
+    return types.SimpleNamespace(headers=headers), environ
+
+
+CASES = [
+    dict(referer=None, agent=None, user=None, status="200 OK", sent=512),
+    dict(referer='https://x.test/?q="a"', agent='Bot "quoted" 1.0', user="ana", status=404, sent=0),
+    dict(referer="", agent="Mozilla/5.0", user=None, status="429 Too Many Requests", sent=None),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@time_machine.travel(NOON, tick=False)
+def test_the_default_access_line_is_gunicorns_own(case):
+    config = _config()
+    request, environ = _request(referer=case["referer"], agent=case["agent"], user=case["user"])
+    response = types.SimpleNamespace(
+        status=case["status"], sent=case["sent"], headers=[("Content-Type", "application/json")]
+    )
+    took = datetime.timedelta(microseconds=1234)
+    loggers = (Logger(config), glogging.Logger(config))
+    atoms = [logger.atoms(response, request, environ, took) for logger in loggers]
+    lines = [config.access_log_format % glogging.SafeAtoms(each) for each in atoms]
+    assert lines[0] == lines[1]
+    # Spot-checked by hand against the format: address, request line, status, size.
+    assert lines[0].startswith("203.0.113.9 - ")
+    assert '"POST /api/attempts/7/actions?x=1 HTTP/1.1"' in lines[0]
+
+
+def test_another_format_gets_every_atom():
+    config = _config("%(h)s %({content-type}o)s %(D)s")
+    request, environ = _request(referer=None, agent=None, user=None)
+    response = types.SimpleNamespace(
+        status=200, sent=2, headers=[("Content-Type", "application/json")]
+    )
+    took = datetime.timedelta(microseconds=1234)
+    line = config.access_log_format % glogging.SafeAtoms(
+        Logger(config).atoms(response, request, environ, took)
+    )
+    assert line == "203.0.113.9 application/json 1234"
