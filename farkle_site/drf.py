@@ -6,12 +6,14 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -99,6 +101,43 @@ class JsonNegotiation(DefaultContentNegotiation):
         ):
             return renderers[0], renderers[0].media_type
         return super().select_renderer(request, renderers, format_suffix)
+
+
+class FastJSONRenderer(JSONRenderer):
+    """DRF's JSON renderer, with the everyday payload encoded by orjson: the same JSON values as
+    DRF's, in about a tenth of the time (the answer's encoding was 5 % of a game action's CPU, and
+    a leaderboard's distribution is 11 KB).
+
+    orjson's bytes are used when no indent is asked and they are plain ASCII: DRF escapes any
+    other character (``UNICODE_JSON`` off), the line and paragraph separators too. Anything
+    orjson refuses or leaves to DRF's encoder (datetimes, dataclasses, Decimals, lazy strings,
+    keys that are not strings, integers beyond 64 bits) is DRF's to encode, as before. Two things
+    differ, neither in meaning: a float may be written another way (1e-05 as 0.00001), and a NaN
+    or an infinity, which DRF refuses (an error), is written null.
+    """
+
+    _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        plain = (
+            data is not None
+            and self.ensure_ascii
+            and self.compact
+            and (not accepted_media_type or ";" not in accepted_media_type)
+            and not (renderer_context or {}).get("indent")
+        )
+        if plain:
+            try:
+                encoded = orjson.dumps(data, default=_drf_default, option=self._OPTIONS)
+            except TypeError:  # orjson.JSONEncodeError included
+                pass
+            else:
+                if encoded.isascii():
+                    return encoded
+        return super().render(data, accepted_media_type, renderer_context)
+
+
+_drf_default = JSONRenderer.encoder_class().default
 
 
 class ScopedPlayerThrottle(SimpleRateThrottle):

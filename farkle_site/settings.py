@@ -201,7 +201,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["farkle_site.drf.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PARSER_CLASSES": ["farkle_site.drf.BoundedJSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["farkle_site.drf.FastJSONRenderer"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "farkle_site.drf.JsonNegotiation",
     # ASCII escapes: a lone surrogate echoed back in an error message cannot break the encoding.
     "UNICODE_JSON": False,
