@@ -288,13 +288,17 @@ class SessionCountedThrottles:
     as before. Not for a ``ThrottledAtOnce`` view: its throttles count apart from the read.
     """
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Checked once, as the view is defined: it would count each request twice.
+        if issubclass(cls, ThrottledAtOnce):
+            raise ImproperlyConfigured("A ThrottledAtOnce view counts apart from the session.")
+
     def initial(self, request, *args, **kwargs):
         session = request._request.session
         key = session.session_key
         player_id = _expected_player(key) if key else None
         count_on_load = getattr(session, "count_on_load", None)
-        if isinstance(self, ThrottledAtOnce):
-            raise ImproperlyConfigured("A ThrottledAtOnce view counts apart from the session.")
         if player_id is not None and count_on_load is not None:
             expected = (t.expected_counter(request, self, player_id) for t in self.get_throttles())
             count_on_load([counter for counter in expected if counter is not None])

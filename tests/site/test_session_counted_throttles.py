@@ -8,7 +8,9 @@ import uuid
 import pytest
 import redis
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
+from rest_framework.views import APIView
 
 from farkle_site import drf, ratelimit
 from tests.daily.helpers import act, start_daily
@@ -198,3 +200,11 @@ def test_a_session_in_another_cache_than_the_counters_is_read_as_before(
     commands.clear()
     play(client, attempt, 1)
     assert commands == ["GET", "EVALSHA"]
+
+
+def test_a_view_that_counts_its_throttles_at_once_cannot_also_count_them_in_the_read():
+    # It would count each request twice: refused as the class is defined, not per request.
+    with pytest.raises(ImproperlyConfigured):
+
+        class Both(drf.SessionCountedThrottles, drf.ThrottledAtOnce, APIView):
+            pass
