@@ -9,7 +9,7 @@ from typing import Any
 from daily.apis.puzzles import PuzzleApi
 from daily.models import Puzzle
 from daily.rules.calendar import day_of
-from daily.services.puzzles import daily_forget, daily_get_or_create
+from daily.services.puzzles import daily_get_or_create
 from farkle_site.domain import Invalid
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -43,6 +43,6 @@ class DailyApi(PuzzleApi):
         counters = getattr(self, "puzzle_counters", True)
         return daily_get_or_create(day=day, now=now, counters=counters)
 
-    def forget_puzzle(self, puzzle: Puzzle) -> bool:
-        daily_forget(day=puzzle.day)
-        return True
+    def proven_puzzle(self, puzzle: Puzzle, *, now: datetime.datetime) -> Puzzle:
+        # With its counters, a daily is read from a copy only once the copy is proven.
+        return daily_get_or_create(day=puzzle.day, now=now)

@@ -12,7 +12,6 @@ import datetime
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
-from django.db import IntegrityError
 from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import status
@@ -169,11 +168,13 @@ class PuzzleApi(APIView, metaclass=ABCMeta):
 
     @abstractmethod
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
-        """The puzzle the URL names (a refusal when it names none)."""
+        """The puzzle the URL names (a refusal when it names none). A view with
+        ``puzzle_counters`` off may get a process's copy, not proven to be of the row that
+        stands: ``proven_puzzle`` proves it."""
 
-    def forget_puzzle(self, puzzle: Puzzle) -> bool:
-        """Forget any copy ``find_puzzle`` keeps of ``puzzle``; False when it keeps none."""
-        return False
+    def proven_puzzle(self, puzzle: Puzzle, *, now: datetime.datetime) -> Puzzle:
+        """``puzzle`` as its row stands (read again if the copy was not of it)."""
+        return puzzle
 
 
 class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
@@ -190,36 +191,29 @@ class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
         puzzle = self.find_puzzle(now=now, **url_kwargs)
         # Refused before the session's player is created: a refusal stores nothing.
         attempt_start_allowed(puzzle=puzzle, now=now)
-        try:
-            attempt = _start(request._request, puzzle=puzzle, now=now)
-        except IntegrityError:
-            # A kept copy of a puzzle whose row is gone: the attempt's foreign key refused it
-            # and nothing was stored. Once more, from the database.
-            if not self.forget_puzzle(puzzle):
-                raise
-            puzzle = self.find_puzzle(now=now, **url_kwargs)
-            attempt_start_allowed(puzzle=puzzle, now=now)
-            attempt = _start(request._request, puzzle=puzzle, now=now)
+        attempt = _start_as_new_guest(request._request, puzzle=puzzle, now=now)
+        if attempt is None:
+            # The usual way writes with the ORM, which checks nothing of a copy: prove it first.
+            puzzle = self.proven_puzzle(puzzle, now=now)
+            player = session_player_or_create(request._request, now=now)
+            attempt = attempt_start(player=player, puzzle=puzzle, now=now)
         return Response(attempt_data(attempt, attempt.game()), status=status.HTTP_201_CREATED)
 
 
-def _start(request: HttpRequest, *, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
-    """The request's attempt on ``puzzle``, its player created (a guest) by its first game."""
-    player = session_player(request)
+def _start_as_new_guest(
+    request: HttpRequest, *, puzzle: Puzzle, now: datetime.datetime
+) -> Attempt | None:
+    """A fresh browser's official attempt on ``puzzle`` and its guest, in one statement that
+    proves the puzzle's row (the midnight rush); None, with nothing stored, for any other."""
     user = getattr(request, "user", None)
-    if player is None and not (user is not None and user.is_authenticated):
-        # A fresh browser (the midnight rush): its guest and official attempt in one statement.
-        attempt = attempt_start_as_new_guest(
-            name=display_name_generate(),
-            browser_id=browser_id_of(request),
-            puzzle=puzzle,
-            now=now,
-        )
-        if attempt is not None:
-            session_bind(request, attempt.player)
-            return attempt
-    player = session_player_or_create(request, now=now)
-    return attempt_start(player=player, puzzle=puzzle, now=now)
+    if session_player(request) is not None or (user is not None and user.is_authenticated):
+        return None
+    attempt = attempt_start_as_new_guest(
+        name=display_name_generate(), browser_id=browser_id_of(request), puzzle=puzzle, now=now
+    )
+    if attempt is not None:
+        session_bind(request, attempt.player)
+    return attempt
 
 
 class PuzzleLeaderboardApi(PuzzleApi):

@@ -17,6 +17,7 @@ from daily import game_cache
 from daily.models import Attempt, Player, Puzzle, ScoreCount
 from daily.selectors.attempts import attempt_of_player
 from daily.services.foresight import foresight_fields
+from daily.services.puzzles import puzzle_row_condition
 from farkle_site.db import violated
 from farkle_site.domain import Conflict, NotFound
 
@@ -90,8 +91,9 @@ def attempt_start_as_new_guest(
     """A browser's first game on an open puzzle (every player of the midnight rush): its guest,
     named ``name``, and its official attempt, stored and counted in one statement. None, with
     nothing stored, when the guest cannot be created so (the browser has its player already, or
-    someone holds the name), or the puzzle is not open: the caller then takes the usual way
-    (``player_for_browser``, ``attempt_start``). The attempt's ``player`` is the new guest.
+    someone holds the name), the puzzle is not open, or ``puzzle`` (a process's copy) is not of
+    the row that stands under its id: the caller then takes the usual way (``player_for_browser``,
+    ``attempt_start``) on a proven puzzle. The attempt's ``player`` is the new guest.
     """
     attempt_start_allowed(puzzle=puzzle, now=now)
     if connection.vendor != "postgresql" or now >= puzzle.ends_at:
@@ -111,11 +113,15 @@ def attempt_start_as_new_guest(
         Player._meta.get_field(n) for n in ("display_name", "browser_id", "created_at")
     ]
     varying = [Attempt._meta.get_field(n) for n in _VARYING]
+    # The puzzle may be a process's copy, unproven (``daily_get_or_create``): nothing is stored
+    # unless its row is the one the copy was made of.
+    same_row, same_row_params = puzzle_row_condition("p", puzzle)
     with connection.cursor() as cursor:
         constants = _constants_sql()
         sql = (
             f"WITH guest AS (INSERT INTO {qn(Player._meta.db_table)} "
-            f"({', '.join(qn(f.column) for f in player_fields)}) VALUES (%s, %s, %s) "
+            f"({', '.join(qn(f.column) for f in player_fields)}) SELECT %s, %s, %s "
+            f"WHERE EXISTS (SELECT 1 FROM {qn(Puzzle._meta.db_table)} AS p WHERE {same_row}) "
             # Any unique index: the browser's (it has a player) or the name's (someone has it).
             f"ON CONFLICT DO NOTHING RETURNING {qn(Player._meta.pk.column)}), "
             # A new player has no official attempt: nothing to conflict with.
@@ -128,6 +134,7 @@ def attempt_start_as_new_guest(
         )
         params = [
             *(f.get_db_prep_save(getattr(player, f.attname), connection) for f in player_fields),
+            *same_row_params,
             *(f.get_db_prep_save(f.pre_save(attempt, add=True), connection) for f in varying),
             *constants[2],
             puzzle.pk,

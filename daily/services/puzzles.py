@@ -55,15 +55,20 @@ def daily_get_or_create(
     fresh by one lean query, or not at all when ``counters`` is False (starting an attempt reads
     none of them, and must not show them). Once this process has seen the daily, neither needs
     the shared cache.
+
+    Without the counters, this process's copy is returned unproven: its row may be gone, or its
+    id another puzzle's (a database restored in place). Only a statement that checks the row
+    (``puzzle_row_condition``, as a fresh browser's start does) may rely on it; anything else
+    first reads the daily again with its counters, which proves the copy.
     """
     if day > published_until(now) or day < first_day():
         raise NotFound("not_found", f"There is no daily for {day.isoformat()}.")
     key = _cache_key(day)
     known = _known.get(key)
     if known is not None:
-        # The counters' query finds the row by its id and day, so it also proves this process's
-        # copy is of the row that stands: no need to ask the shared cache. A start needs no such
-        # proof: the attempt it stores refers to the row by its id, which no other row takes.
+        # The counters' query finds the row by its id, day and commitment, so it also proves
+        # this process's copy is of the row that stands: no need to ask the shared cache. A
+        # start's copy goes unproven: the start's statement proves it (see the docstring).
         puzzle = copy.copy(known)
         if not counters or _counters_read(puzzle):
             return puzzle
@@ -80,21 +85,12 @@ def daily_get_or_create(
     return puzzle
 
 
-def daily_forget(*, day: datetime.date) -> None:
-    """Forget this process's copy of ``day``'s daily and the shared cache's: a start that
-    stored nothing because the copy's row is gone (a database restored in place) reads it again.
-    """
-    key = _cache_key(day)
-    _known.pop(key, None)
-    cache.delete(key)
-
-
 # Every start and every read of a day finds its daily (2,000 of each in the midnight rush's first
 # seconds): from the cache, about a tenth of the ORM's query (docs/performance.md).
 _CACHED_SECONDS = 3600
 _COUNTERS = ModelColumns(Puzzle, "p", ("players", "closed_at", "final_stats"))
-# This process's copies of the dailies it has read, by cache key. A row's fixed fields never
-# change, and no route deletes a daily (the shared cache would be as stale if one did).
+# This process's copies of the dailies it has read, by cache key: a row's fixed fields never
+# change, but a database restored in place may number its rows otherwise.
 _known: dict[str, Puzzle] = {}
 
 
@@ -114,14 +110,26 @@ def _cache_key(day: datetime.date) -> str:
     return f"farkle:daily:{identity}:{day.isoformat()}"
 
 
+def puzzle_row_condition(alias: str, puzzle: Puzzle) -> tuple[str, list]:
+    """SQL true of the row ``alias`` when it is the one ``puzzle`` was read from, and its
+    parameters: the same id, day and commitment (the commitment names the seed, hence the
+    dice), whatever has become of the database since the copy was made."""
+    qn = connection.ops.quote_name
+    day = f"{alias}.{qn('day')} = %s" if puzzle.day is not None else f"{alias}.{qn('day')} IS NULL"
+    sql = f"{alias}.{qn(Puzzle._meta.pk.column)} = %s AND {day} AND {alias}.{qn('commitment')} = %s"
+    params = [puzzle.pk, puzzle.day] if puzzle.day is not None else [puzzle.pk]
+    return sql, [*params, puzzle.commitment]
+
+
 def _counters_read(puzzle: Puzzle) -> bool:
     """Read the puzzle's counters into it; False when its row is gone (a stale cache entry)."""
     qn = connection.ops.quote_name
+    same_row, params = puzzle_row_condition("p", puzzle)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {_COUNTERS.select(connection)} FROM {qn(Puzzle._meta.db_table)} AS p "
-            f"WHERE p.{qn(Puzzle._meta.pk.column)} = %s AND p.{qn('day')} = %s",
-            [puzzle.pk, puzzle.day],
+            f"WHERE {same_row}",
+            params,
         )
         row = cursor.fetchone()
     if row is None:

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from daily.models import Puzzle
+from daily.models import Player, Puzzle
 from daily.services import puzzles
 from daily.services.puzzles import daily_get_or_create
 from daily.services.rollover import puzzle_close
@@ -120,25 +120,38 @@ def test_a_shown_daily_is_a_copy_the_caller_may_change():
     assert (again is not first, again.players) == (True, 0)
 
 
-# Not in a test's transaction: Django's foreign keys are checked at the commit, which a request
-# in autocommit reaches at once.
-@pytest.mark.django_db(transaction=True)
+def _tomorrow() -> Puzzle:
+    return daily_get_or_create(day=DAY + datetime.timedelta(days=1), now=NOON)
+
+
 @pytest.mark.parametrize("browser", ["fresh", "with a player"])
+@pytest.mark.parametrize("copy_of", ["a row now gone", "an id now another puzzle's"])
 @time_machine.travel(NOON, tick=False)
-def test_a_start_on_a_kept_copy_whose_row_is_gone_starts_on_the_row_that_stands(browser):
+def test_a_start_on_a_kept_copy_not_of_the_row_that_stands_starts_on_the_day_itself(
+    browser, copy_of
+):
     client = Client()
     if browser == "with a player":
-        start_daily(client, DAY.isoformat())
-    gone = daily_get_or_create(day=DAY, now=NOON)
-    # As after a database restored in place from before the day began: the row and its
-    # attempts are gone, while this process and the shared cache still hold the old row.
-    Puzzle.objects.filter(pk=gone.pk).delete()
-    assert puzzles._known[puzzles._cache_key(DAY)].pk == gone.pk
+        # A player already, by a game of yesterday's (closed: practice from the archive).
+        start_daily(client, (DAY - datetime.timedelta(days=1)).isoformat())
+    daily_get_or_create(day=DAY, now=NOON)
+    kept = puzzles._known[puzzles._cache_key(DAY)]
+    tomorrow = _tomorrow()
+    if copy_of == "a row now gone":
+        # As after a database restored in place from before the day began: the row and its
+        # attempts are gone, while this process and the shared cache still hold the old row.
+        Puzzle.objects.filter(pk=kept.pk).delete()
+    else:
+        # As after a restore that numbered the rows otherwise: the copy's id is tomorrow's.
+        kept.pk = tomorrow.pk
 
     started = start_daily(client, DAY.isoformat())
 
     stands = Puzzle.objects.get(day=DAY)
-    assert stands.pk != gone.pk
     assert (started["official"], stands.players, stands.attempts.count()) == (True, 1, 1)
     assert stands.attempts.get().pk == started["id"]
-    assert puzzles._known[puzzles._cache_key(DAY)].pk == stands.pk
+    assert Player.objects.count() == 1
+    tomorrow.refresh_from_db()
+    assert (tomorrow.players, tomorrow.attempts.count()) == (0, 0)
+    # Dealt from the day's own commitment: the dice everyone rolls today.
+    assert started["commitment"] == stands.commitment
