@@ -70,6 +70,33 @@ def test_types_orjson_leaves_to_drf_are_written_as_drf_writes_them():
 def test_an_indent_asked_is_drfs():
     data = {"a": [1, 2]}
     assert FAST.render(data, "application/json; indent=2") == b'{\n  "a": [\n    1,\n    2\n  ]\n}'
+    # An indent of 0 from the context (DRF's browsable API sets it) still breaks lines.
+    assert FAST.render(data, None, {"indent": 0}) == DRF.render(data, None, {"indent": 0})
+    assert FAST.render(data, None, {"indent": 0}) == b'{\n"a": [\n1,\n2\n]\n}'
+
+
+def test_the_payloads_are_orjsons_own_work(monkeypatch):
+    def refused(*args, **kwargs):
+        raise AssertionError("DRF's renderer was used")
+
+    monkeypatch.setattr(JSONRenderer, "render", refused)
+    data = {"name": "Élodie 🎲", "dice": [1, 5], "at": datetime.date(2026, 12, 1), "x": "\x7f"}
+    # By hand: Python's ASCII escapes, a surrogate pair for the die, DEL escaped too.
+    assert FAST.render(data) == (
+        b'{"name":"\\u00c9lodie \\ud83c\\udfb2","dice":[1,5],"at":"2026-12-01","x":"\\u007f"}'
+    )
+
+
+def test_an_iterator_is_read_once():
+    def rows():
+        yield "é"
+        yield 2**70
+
+    assert (
+        FAST.render({"rows": rows()})
+        == DRF.render({"rows": rows()})
+        == (b'{"rows":["\\u00e9",1180591620717411303424]}')
+    )
 
 
 def test_nothing_renders_nothing():
