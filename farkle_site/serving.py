@@ -1,5 +1,6 @@
 """gunicorn's logger with an access line that costs what its format uses (the Procfile's
-``--logger-class``)."""
+``--logger-class``). A logger class named on the command line stands in for gunicorn's own
+choice of its statsd logger: to send statsd metrics, drop the option."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 import base64
 import datetime
 import types
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -64,6 +65,8 @@ def test_the_default_access_line_is_gunicorns_own(case):
     atoms = [logger.atoms(response, request, environ, took) for logger in loggers]
     lines = [config.access_log_format % glogging.SafeAtoms(each) for each in atoms]
     assert lines[0] == lines[1]
+    # Built from the nine atoms alone: no header or environ entry was copied.
+    assert sorted(atoms[0]) == sorted("hlutrsbfa")
     # Spot-checked by hand against the format: address, request line, status, size.
     assert lines[0].startswith("203.0.113.9 - ")
     assert '"POST /api/attempts/7/actions?x=1 HTTP/1.1"' in lines[0]
@@ -80,3 +83,9 @@ def test_another_format_gets_every_atom():
         Logger(config).atoms(response, request, environ, took)
     )
     assert line == "203.0.113.9 application/json 1234"
+
+
+def test_the_procfile_serves_with_it():
+    procfile = (Path(__file__).resolve().parents[2] / "Procfile").read_text()
+    web = next(line for line in procfile.splitlines() if line.startswith("web:"))
+    assert "--logger-class farkle_site.serving.Logger" in web
