@@ -6,6 +6,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import orjson
@@ -143,7 +144,13 @@ class FastJSONRenderer(JSONRenderer):
 
 
 _drf_default = JSONRenderer.encoder_class().default
-_BEYOND_TILDE = re.compile(r"[\x7f-\U0010ffff]")
+# Runs of what only a JSON string can hold past "~", escaped by Python's own ASCII encoder (the
+# one DRF's json.dumps uses), quotes dropped.
+_BEYOND_TILDE = re.compile(r"[\x7f-\U0010ffff]+")
+
+
+def _json_escape(match: re.Match) -> str:
+    return encode_basestring_ascii(match.group())[1:-1]
 
 
 def _fast_default(value: Any) -> Any:
@@ -151,16 +158,6 @@ def _fast_default(value: Any) -> Any:
     if isinstance(value, Iterator):
         raise TypeError("an iterator is DRF's to encode")
     return _drf_default(value)
-
-
-def _json_escape(match: re.Match) -> str:
-    """A character as Python's ``json`` escapes it for ASCII output (a surrogate pair past the
-    Basic Multilingual Plane)."""
-    code = ord(match.group())
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    code -= 0x10000
-    return f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}"
 
 
 class ScopedPlayerThrottle(SimpleRateThrottle):

@@ -115,10 +115,11 @@ def puzzle_row_condition(alias: str, puzzle: Puzzle) -> tuple[str, list]:
     parameters: the same id, day and commitment (the commitment names the seed, hence the
     dice), whatever has become of the database since the copy was made."""
     qn = connection.ops.quote_name
-    day = f"{alias}.{qn('day')} = %s" if puzzle.day is not None else f"{alias}.{qn('day')} IS NULL"
+    column = f"{alias}.{qn('day')}"
+    # A challenge has no day: NULL, which "=" never matches.
+    day, day_params = (f"{column} = %s", [puzzle.day]) if puzzle.day else (f"{column} IS NULL", [])
     sql = f"{alias}.{qn(Puzzle._meta.pk.column)} = %s AND {day} AND {alias}.{qn('commitment')} = %s"
-    params = [puzzle.pk, puzzle.day] if puzzle.day is not None else [puzzle.pk]
-    return sql, [*params, puzzle.commitment]
+    return sql, [puzzle.pk, *day_params, puzzle.commitment]
 
 
 def _counters_read(puzzle: Puzzle) -> bool:
