@@ -66,6 +66,26 @@ def redis_keys_made(url: str, *patterns: str) -> Iterator[redis.Redis]:
         server.close()
 
 
+# What a connection sends to set itself up (redis-py's handshake), not a command of the code.
+_HANDSHAKE = frozenset({"AUTH", "CLIENT", "HELLO", "PING", "SELECT"})
+
+
+def redis_commands_sent(monkeypatch) -> list[str]:
+    """The name of every command that any Redis connection of this process sends from now on,
+    whatever sends it (``redis.Redis`` or the throttles' own connections), handshakes left out;
+    a pipeline's commands are not seen (they are sent packed)."""
+    sent: list[str] = []
+    original = redis.connection.AbstractConnection.send_command
+
+    def recording(self, *args, **kwargs):
+        if args[0] not in _HANDSHAKE:
+            sent.append(args[0])
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_command", recording)
+    return sent
+
+
 def rates(**changes: str) -> override_settings:
     """The throttle rates of the settings with ``changes`` (scope: "n/period")."""
     current = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from farkle_site import drf, ratelimit
 from tests.daily.helpers import act, start_daily
-from tests.helpers import rates, redis_keys_made
+from tests.helpers import rates, redis_commands_sent, redis_keys_made
 from tests.moments import NOON
 
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -39,16 +39,8 @@ def shared(settings):
 
 @pytest.fixture
 def commands(monkeypatch):
-    """The name of every command any Redis client of this process sends."""
-    sent = []
-    original = redis.Redis.execute_command
-
-    def counting(self, *args, **options):
-        sent.append(args[0])
-        return original(self, *args, **options)
-
-    monkeypatch.setattr(redis.Redis, "execute_command", counting)
-    return sent
+    """The name of every command any Redis connection of this process sends."""
+    return redis_commands_sent(monkeypatch)
 
 
 def step(client: Client, attempt: dict):

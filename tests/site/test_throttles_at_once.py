@@ -9,7 +9,7 @@ from django.test import Client
 
 from farkle_site import ratelimit
 from tests.daily.helpers import post, start_daily
-from tests.helpers import rates, redis_keys_made
+from tests.helpers import rates, redis_commands_sent, redis_keys_made
 
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -24,18 +24,11 @@ def shared(settings):
 
 @pytest.fixture
 def commands(monkeypatch):
-    """The commands the throttles' client sends (a pipeline's count as one, "MULTI")."""
-    sent = []
+    """The commands Redis is sent (a pipeline's counted as one, "MULTI")."""
+    sent = redis_commands_sent(monkeypatch)
     client = ratelimit._redis(REDIS)
-    original = client.execute_command
-
-    def counting(*args, **options):
-        sent.append(args[0])
-        return original(*args, **options)
-
-    monkeypatch.setattr(client, "execute_command", counting)
-    monkeypatch.setattr(client, "pipeline", lambda *a, **k: sent.append("MULTI") or pipe(*a, **k))
     pipe = type(client).pipeline.__get__(client)
+    monkeypatch.setattr(client, "pipeline", lambda *a, **k: sent.append("MULTI") or pipe(*a, **k))
     return sent
 
 

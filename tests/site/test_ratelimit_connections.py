@@ -1,0 +1,118 @@
+"""The throttles' script sent on each thread's own connection to Redis (farkle_site.ratelimit,
+issue 15): the counts of redis-py's client, through a Redis that restarted, lost its scripts, or
+is gone, in threads and in a forked child."""
+
+import os
+import threading
+import uuid
+
+import pytest
+import redis
+
+from farkle_site import ratelimit
+from tests.helpers import redis_commands_sent, redis_keys_made
+
+REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture
+def shared(settings):
+    settings.CACHE_URL = REDIS
+    with redis_keys_made(REDIS, "farkle:rl:test:*") as server:
+        yield server
+
+
+def counter() -> str:
+    return f"test:{uuid.uuid4().hex}"
+
+
+def own_connection():
+    return ratelimit._connections.by_url[REDIS]
+
+
+def test_counts_and_reads_as_redis_holds_them(shared):
+    name = counter()
+    shared.set(f"farkle:rl:{name}:value", b"stored")
+    first = ratelimit.hit_all([(f"{name}:a", 60), (f"{name}:b", 60)], now=1_000_030.0)
+    second = ratelimit.read_and_hit_all(
+        f"farkle:rl:{name}:value", [(f"{name}:a", 60)], now=1_000_031.0
+    )
+    # Windows of 60 s numbered from the epoch: 1,000,030 falls in window 16,667, 50 s left.
+    assert first == [ratelimit.Hit(1, 50.0), ratelimit.Hit(1, 50.0)]
+    assert second == (b"stored", [ratelimit.Hit(2, 49.0)])
+    assert int(shared.get(f"farkle:rl:{name}:a:16667")) == 2
+    assert 0 < shared.ttl(f"farkle:rl:{name}:a:16667") <= 61
+
+
+def test_a_server_that_lost_its_scripts_is_sent_the_source(shared, monkeypatch):
+    name = counter()
+    ratelimit.hit_all([(name, 60)])
+    shared.script_flush()  # as a restarted Redis: it knows no script
+    commands = redis_commands_sent(monkeypatch)
+    assert ratelimit.hit_all([(name, 60)])[0].count == 2
+    assert ratelimit.hit_all([(name, 60)])[0].count == 3
+    # The SHA refused once, the source sent in its place, and the SHA known from then on.
+    assert commands == ["EVALSHA", "EVAL", "EVALSHA"]
+
+
+def test_a_connection_the_server_dropped_is_made_again_and_counts_once(shared, monkeypatch):
+    name = counter()
+    ratelimit.hit_all([(name, 60)])
+    host, port = own_connection()._sock.getsockname()[:2]
+    assert shared.client_kill(f"{host}:{port}")
+    commands = redis_commands_sent(monkeypatch)
+    assert ratelimit.hit_all([(name, 60)])[0].count == 2
+    # Sent on the dropped connection (never counted), then once more on a new one.
+    assert commands == ["EVALSHA", "EVALSHA"]
+    assert own_connection()._sock.getsockname()[1] != port
+
+
+def test_an_unreachable_server_is_a_connection_error_then_a_reachable_one_counts(settings):
+    # Port 9 (discard) has no Redis: the error the API answers 503 for, after one more try.
+    settings.CACHE_URL = "redis://127.0.0.1:9/0"
+    with pytest.raises(redis.ConnectionError):
+        ratelimit.hit_all([(counter(), 60)])
+    settings.CACHE_URL = REDIS
+    with redis_keys_made(REDIS, "farkle:rl:test:*"):
+        assert ratelimit.hit_all([(counter(), 60)])[0].count == 1
+
+
+def test_each_thread_counts_on_a_connection_of_its_own(shared):
+    name = counter()
+    seen = []
+
+    def count() -> None:
+        for _ in range(5):
+            ratelimit.hit_all([(name, 60)])
+        seen.append(own_connection())
+
+    threads = [threading.Thread(target=count) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({id(connection) for connection in seen}) == 4
+    # Twenty hits from four threads, none lost: the next is the 21st.
+    assert ratelimit.hit_all([(name, 60)])[0].count == 21
+
+
+def test_a_forked_child_makes_a_connection_of_its_own(shared):
+    name = counter()
+    ratelimit.hit_all([(name, 60)])
+    parents = own_connection()
+    socket = parents._sock.getsockname()
+    pid = os.fork()
+    if pid == 0:  # the child: report by its exit status only, touching nothing else
+        try:
+            fresh = REDIS not in ratelimit._connections.by_url
+            counted = ratelimit.hit_all([(name, 60)])[0].count == 2
+            mine = own_connection() is not parents
+            os._exit(0 if fresh and counted and mine else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    # The parent's connection was left alone by the child (which closed its copy on exit).
+    assert ratelimit.hit_all([(name, 60)])[0].count == 3
+    assert own_connection() is parents
+    assert parents._sock.getsockname() == socket
