@@ -29,6 +29,7 @@ others.
 from __future__ import annotations
 
 import argparse
+import datetime
 import http.client
 import itertools
 import json
@@ -565,23 +566,24 @@ def rush_phase(port: int, players: int, concurrency: int) -> tuple[float, Sample
     return time.perf_counter() - start, total
 
 
-def rush_check(database: str, first_player: int) -> tuple[int, int, int, int, int]:
-    """New players, their attempts, their official attempts, the players with exactly one
-    official attempt, and the dailies whose player count differs from their official attempts
-    (the count every official start adds to, read by the day's page)."""
+def rush_check(database: str, since: datetime.datetime) -> tuple[int, int, int, int, int]:
+    """New players (created from ``since`` on), their attempts, their official attempts, the
+    players with exactly one official attempt, and the dailies whose player count differs from
+    their official attempts (the count every official start adds to, read by the day's page).
+    Players are told by their creation, not their ids: each web process takes ids from the
+    sequence in blocks, so a rush's guests may have ids below an earlier guest's."""
+    new = "SELECT id FROM daily_player WHERE created_at >= %s"
     with psycopg.connect(database, autocommit=True) as connection:
-        (players,) = connection.execute(
-            "SELECT count(*) FROM daily_player WHERE id > %s", [first_player]
-        ).fetchone()
+        (players,) = connection.execute(f"SELECT count(*) FROM ({new}) AS p", [since]).fetchone()
         attempts, official = connection.execute(
             "SELECT count(*), count(*) FILTER (WHERE official) FROM daily_attempt "
-            "WHERE player_id > %s",
-            [first_player],
+            f"WHERE player_id IN ({new})",
+            [since],
         ).fetchone()
         (one_each,) = connection.execute(
             "SELECT count(*) FROM (SELECT player_id FROM daily_attempt "
-            "WHERE player_id > %s AND official GROUP BY player_id HAVING count(*) = 1) AS p",
-            [first_player],
+            f"WHERE player_id IN ({new}) AND official GROUP BY player_id HAVING count(*) = 1) AS p",
+            [since],
         ).fetchone()
         (miscounted,) = connection.execute(
             "SELECT count(*) FROM daily_puzzle p WHERE p.players <> "
@@ -590,22 +592,17 @@ def rush_check(database: str, first_player: int) -> tuple[int, int, int, int, in
     return players, attempts, official, one_each, miscounted
 
 
-def max_player_id(database: str) -> int:
-    with psycopg.connect(database, autocommit=True) as connection:
-        return connection.execute("SELECT coalesce(max(id), 0) FROM daily_player").fetchone()[0]
-
-
 def midnight(
     port: int, database: str, cpu: Cpu, players: int, clients: int, target: float | None
 ) -> list[tuple]:
     """The midnight rush of ``players`` fresh browsers, ``clients`` at a time: printed, and its
     rows of the table (the time against ``target`` seconds, or only reported when None)."""
-    first_player = max_player_id(database)
+    since = datetime.datetime.now(datetime.UTC)
     cpu.start()
     seconds, rush = rush_phase(port, players, clients)
     usage = cpu.stop()
     report_errors(f"midnight, {players}", rush)
-    new, attempts, official, one_each, miscounted = rush_check(database, first_player)
+    new, attempts, official, one_each, miscounted = rush_check(database, since)
     print(
         f"midnight: {players} fresh browsers, {clients} at a time, GET today + POST start each, "
         f"in {seconds:.1f} s ({usage}); request p99 {p99(rush.seconds):.0f} ms; "

@@ -36,8 +36,12 @@ from daily.services.attempts import (
     attempt_start_allowed,
     attempt_start_as_new_guest,
 )
-from daily.services.players import display_name_generate
-from daily.web.session import session_bind, session_player, session_player_or_create
+from daily.services.players import display_name_generate, player_id_reserve
+from daily.web.session import (
+    session_bound_to_new_guest,
+    session_player,
+    session_player_or_create,
+)
 from daily.web.throttles import NewGuestThrottle
 from farkle_site.drf import ScopedPlayerThrottle, ThrottledAtOnce
 from farkle_site.middleware import browser_id_of
@@ -203,16 +207,25 @@ class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
 def _start_as_new_guest(
     request: HttpRequest, *, puzzle: Puzzle, now: datetime.datetime
 ) -> Attempt | None:
-    """A fresh browser's official attempt on ``puzzle`` and its guest, in one statement that
-    proves the puzzle's row (the midnight rush); None, with nothing stored, for any other."""
+    """A fresh browser's official attempt on ``puzzle``, its guest and its session, in one
+    statement that proves the puzzle's row (the midnight rush); None, with nothing stored and
+    the session as it was, for any other browser."""
     user = getattr(request, "user", None)
     if session_player(request) is not None or (user is not None and user.is_authenticated):
         return None
-    attempt = attempt_start_as_new_guest(
-        name=display_name_generate(), browser_id=browser_id_of(request), puzzle=puzzle, now=now
-    )
-    if attempt is not None:
-        session_bind(request, attempt.player)
+    player_id = player_id_reserve()
+    if player_id is None:
+        return None  # no statement of its own on this database (SQLite)
+    with session_bound_to_new_guest(request, player_id) as binding:
+        attempt = attempt_start_as_new_guest(
+            player_id=player_id,
+            name=display_name_generate(),
+            browser_id=browser_id_of(request),
+            session_row=binding.row,
+            puzzle=puzzle,
+            now=now,
+        )
+        binding.created = attempt is not None
     return attempt
 
 

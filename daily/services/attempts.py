@@ -7,7 +7,7 @@ import json
 import uuid
 from collections.abc import Mapping
 from contextlib import nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
@@ -20,6 +20,9 @@ from daily.services.foresight import foresight_fields
 from daily.services.puzzles import puzzle_row_condition
 from farkle_site.db import violated
 from farkle_site.domain import Conflict, NotFound
+
+if TYPE_CHECKING:
+    from farkle_site.sessions import SessionRow
 
 
 def _closed_code(puzzle: Puzzle) -> str:
@@ -86,19 +89,27 @@ _COUNTED = (
 
 
 def attempt_start_as_new_guest(
-    *, name: str, browser_id: uuid.UUID | None, puzzle: Puzzle, now: datetime.datetime
+    *,
+    player_id: int,
+    name: str,
+    browser_id: uuid.UUID | None,
+    session_row: SessionRow | None,
+    puzzle: Puzzle,
+    now: datetime.datetime,
 ) -> Attempt | None:
-    """A browser's first game on an open puzzle (every player of the midnight rush): its guest,
-    named ``name``, and its official attempt, stored and counted in one statement. None, with
-    nothing stored, when the guest cannot be created so (the browser has its player already, or
-    someone holds the name), the puzzle is not open, or ``puzzle`` (a process's copy) is not of
-    the row that stands under its id: the caller then takes the usual way (``player_for_browser``,
-    ``attempt_start``) on a proven puzzle. The attempt's ``player`` is the new guest.
+    """A browser's first game on an open puzzle (every player of the midnight rush): its guest
+    (named ``name``, under ``player_id`` from ``player_id_reserve``), its official attempt, and
+    the browser's new session naming the guest (``session_row``, when given), stored and counted
+    in one statement. None, with nothing stored, when the guest cannot be created so (the browser
+    has its player already, someone holds the name or the id, the session's key is taken), the
+    puzzle is not open, or ``puzzle`` (a process's copy) is not of the row that stands under its
+    id: the caller then takes the usual way (``player_for_browser``, ``attempt_start``) on a
+    proven puzzle. The attempt's ``player`` is the new guest.
     """
     attempt_start_allowed(puzzle=puzzle, now=now)
     if connection.vendor != "postgresql" or now >= puzzle.ends_at:
         return None
-    player = Player(display_name=name, browser_id=browser_id, created_at=now)
+    player = Player(pk=player_id, display_name=name, browser_id=browser_id, created_at=now)
     attempt = Attempt(
         player=player,
         puzzle=puzzle,
@@ -110,20 +121,31 @@ def attempt_start_as_new_guest(
     )
     qn = connection.ops.quote_name
     player_fields = [
-        Player._meta.get_field(n) for n in ("display_name", "browser_id", "created_at")
+        Player._meta.get_field(n) for n in ("id", "display_name", "browser_id", "created_at")
     ]
     varying = [Attempt._meta.get_field(n) for n in _VARYING]
     # The puzzle may be a process's copy, unproven (``daily_get_or_create``): nothing is stored
     # unless its row is the one the copy was made of.
     same_row, same_row_params = puzzle_row_condition("p", puzzle)
+    # The session's row, naming the guest, stored only with it.
+    session_sql, session_params = "", []
+    if session_row is not None:
+        session_sql = (
+            f"browser AS (INSERT INTO {qn(session_row.table)} "
+            f"({', '.join(qn(c) for c in session_row.columns)}) "
+            f"SELECT {', '.join(['%s'] * len(session_row.values))} FROM guest), "
+        )
+        session_params = list(session_row.values)
     with connection.cursor() as cursor:
         constants = _constants_sql()
         sql = (
             f"WITH guest AS (INSERT INTO {qn(Player._meta.db_table)} "
-            f"({', '.join(qn(f.column) for f in player_fields)}) SELECT %s, %s, %s "
+            f"({', '.join(qn(f.column) for f in player_fields)}) SELECT %s, %s, %s, %s "
             f"WHERE EXISTS (SELECT 1 FROM {qn(Puzzle._meta.db_table)} AS p WHERE {same_row}) "
-            # Any unique index: the browser's (it has a player) or the name's (someone has it).
+            # Any unique index: the browser's (it has a player), the name's (someone has it), the
+            # id's (a database whose sequence started again since the id was reserved).
             f"ON CONFLICT DO NOTHING RETURNING {qn(Player._meta.pk.column)}), "
+            f"{session_sql}"
             # A new player has no official attempt: nothing to conflict with.
             f"made AS (INSERT INTO {qn(Attempt._meta.db_table)} "
             f"({qn('player_id')}, {', '.join(qn(f.column) for f in varying)}, {constants[0]}) "
@@ -135,11 +157,20 @@ def attempt_start_as_new_guest(
         params = [
             *(f.get_db_prep_save(getattr(player, f.attname), connection) for f in player_fields),
             *same_row_params,
+            *session_params,
             *(f.get_db_prep_save(f.pre_save(attempt, add=True), connection) for f in varying),
             *constants[2],
             puzzle.pk,
         ]
-        cursor.execute(sql, params)
+        try:
+            # A savepoint in a transaction of the caller's, which a refused session must not spoil.
+            with transaction.atomic() if connection.in_atomic_block else nullcontext():
+                cursor.execute(sql, params)
+        except IntegrityError as error:
+            # The session's key is taken (one chance in 36**32): the usual way draws another.
+            if session_row is None or not violated(error, f"{session_row.table}_pkey"):
+                raise
+            return None
         row = cursor.fetchone()
     if row is None:
         return None

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import datetime
+import os
 import secrets
+import threading
 import uuid
 
 from django.contrib.auth import get_user_model
@@ -52,6 +54,40 @@ _ANIMALS = (
 # plan for, and a crowded draw falls back to a double adjective rather than failing.
 _DRAWS = 20
 _NAME_CONSTRAINT = "player_display_name_unique_ci"
+
+
+# Ids this process took from the players' sequence for guests it has yet to create, in blocks:
+# a fresh browser's session, which names its player, is inserted in the statement that creates
+# the player (the midnight rush, docs/performance.md), so the id is needed first.
+_RESERVED_BLOCK = 32
+_reserved: list[int] = []
+_reserved_lock = threading.Lock()
+
+
+def _forget_reserved() -> None:
+    # A forked child must not hand out the ids its parent also holds.
+    _reserved.clear()
+
+
+os.register_at_fork(after_in_child=_forget_reserved)
+
+
+def player_id_reserve() -> int | None:
+    """An id no player has or will be given by the database, for a player to create with it;
+    one round trip per block of ids. None on a database without sequences (SQLite)."""
+    if connection.vendor != "postgresql":
+        return None
+    with _reserved_lock:
+        if not _reserved:
+            table = connection.ops.quote_name(Player._meta.db_table)
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                    [table, Player._meta.pk.column, _RESERVED_BLOCK],
+                )
+                # Handed out from the end: reversed, the smallest first.
+                _reserved.extend(sorted((row[0] for row in cursor.fetchall()), reverse=True))
+        return _reserved.pop()
 
 
 def display_name_generate(*, crowded: bool = False) -> str:

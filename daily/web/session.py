@@ -6,7 +6,11 @@ Pages and APIs call these; services and selectors take plain values (``user``, `
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import datetime
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -17,6 +21,9 @@ from daily.rules.names import display_name_clean
 from daily.selectors.players import player_find
 from daily.services.players import player_for_browser, player_rename
 from farkle_site.middleware import browser_id_of
+
+if TYPE_CHECKING:
+    from farkle_site.sessions import SessionRow
 
 
 def session_player(request: HttpRequest) -> Player | None:
@@ -69,6 +76,41 @@ def session_bind(request: HttpRequest, player: Player) -> None:
     """Tie the player to this browser's session."""
     request.session[settings.PLAYER_SESSION_KEY] = player.pk
     _session_keep_alive(request)
+
+
+@dataclasses.dataclass
+class NewGuestBinding:
+    """A session bound to a guest about to be created: the session's row for the statement that
+    creates the guest to insert with it (None: the session is saved as usual), and whether it
+    was created (``created``, set by that statement's caller)."""
+
+    row: SessionRow | None
+    created: bool = False
+
+
+@contextlib.contextmanager
+def session_bound_to_new_guest(request: HttpRequest, player_id: int) -> Iterator[NewGuestBinding]:
+    """This browser's session tied to the guest about to be created under ``player_id``, with
+    its new row when it has none yet; as it was before, if the guest was not created."""
+    session = request.session
+    # What tying a player to a session writes in it (``session_bind``).
+    bound = (settings.PLAYER_SESSION_KEY, "seen")
+    before = {key: session[key] for key in bound if key in session}
+    session[settings.PLAYER_SESSION_KEY] = player_id
+    _session_keep_alive(request)
+    new_row = getattr(session, "new_row", None)
+    binding = NewGuestBinding(new_row() if new_row is not None else None)
+    try:
+        yield binding
+    finally:
+        if binding.row is not None:
+            session.row_inserted(binding.created)
+        if not binding.created:
+            for key in bound:
+                if key in before:
+                    session[key] = before[key]
+                else:
+                    session.pop(key, None)
 
 
 def _session_keep_alive(request: HttpRequest) -> None:

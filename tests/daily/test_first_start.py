@@ -2,18 +2,23 @@
 attempt stored in one statement, and the usual way whenever that statement stores nothing."""
 
 import datetime
+import os
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import time_machine
 from django.conf import settings
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 
 from daily.apis import puzzles as puzzle_apis
 from daily.models import Attempt, Player, Puzzle
-from daily.services.players import player_create
+from daily.services import players as players_service
+from daily.services.players import player_create, player_id_reserve
+from daily.web.session import session_bound_to_new_guest
+from farkle_site.sessions import SessionStore
 from tests.moments import NOON
 
 from .helpers import post, start_daily
@@ -32,6 +37,8 @@ def _game_statements(queries) -> list[str]:
 def test_a_fresh_browsers_guest_and_official_game_are_one_statement():
     client = Client()
     client.get("/api/daily/today")  # the daily's page: cookies, and the daily in the cache
+    players_service._reserved.clear()
+    player_id_reserve()  # this process holds a block of ids for its guests
     with CaptureQueriesContext(connection) as queries:
         attempt = start_daily(client, DAY)
     # Counted by hand: the guest, its attempt and the day's count, all in one WITH statement
@@ -102,3 +109,82 @@ def test_a_fresh_browsers_attempt_is_stored_as_the_orm_stores_one():
     names = [f.attname for f in Attempt._meta.concrete_fields if f.name not in skip]
     rows = {a.pk: [getattr(a, n) for n in names] for a in Attempt.objects.all()}
     assert rows[fresh[0]] == rows[fresh[1]] == rows[orm.pk]
+
+
+@pytest.mark.parametrize("engine", ["django.contrib.sessions.backends.db", "farkle_site.sessions"])
+@time_machine.travel(NOON, tick=False)
+def test_a_guest_whose_id_was_given_since_is_made_the_usual_way(monkeypatch, settings, engine):
+    # As when the players' sequence started again after the id was reserved (a restored base).
+    settings.SESSION_ENGINE = engine
+    holder = player_create(now=NOON)
+    monkeypatch.setattr(puzzle_apis, "player_id_reserve", lambda: holder.pk)
+    client = Client()
+    attempt = start_daily(client, DAY)
+    newcomer = Player.objects.exclude(pk=holder.pk).get()
+    assert Attempt.objects.get().player_id == newcomer.pk
+    assert client.session[settings.PLAYER_SESSION_KEY] == newcomer.pk
+    day = client.get(f"/api/daily/{DAY}").json()
+    assert [a["id"] for a in day["my_attempts"]] == [attempt["id"]]
+    assert Puzzle.objects.get(day=DAY).players == 1
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_fresh_browser_whose_start_fails_keeps_no_player_in_its_session(settings):
+    settings.SESSION_ENGINE = "farkle_site.sessions"
+    request = RequestFactory().post("/")
+    request.session = SessionStore()
+    request.session["lang"] = "fr"
+    with pytest.raises(RuntimeError), session_bound_to_new_guest(request, 10**9) as binding:
+        assert binding.row is not None
+        assert request.session[settings.PLAYER_SESSION_KEY] == 10**9
+        raise RuntimeError("the statement failed")
+    assert dict(request.session) == {"lang": "fr"}
+    assert request.session.session_key is None
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_created_guest_stays_in_its_session_with_its_row(settings):
+    settings.SESSION_ENGINE = "farkle_site.sessions"
+    request = RequestFactory().post("/")
+    request.session = SessionStore()
+    with session_bound_to_new_guest(request, 10**9) as binding:
+        binding.created = True
+    assert dict(request.session) == {settings.PLAYER_SESSION_KEY: 10**9, "seen": DAY}
+    assert request.session.session_key == binding.row.values[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reserved_player_ids_are_never_given_twice_nor_by_the_database():
+    def reserve(count: int) -> list[int]:
+        try:
+            return [player_id_reserve() for _ in range(count)]
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        # 4 × 40 crosses blocks in every thread's turn: refills race each other.
+        reserved = [i for ids in pool.map(reserve, [40] * 4) for i in ids]
+    assert len(set(reserved)) == 160
+    made = player_create(now=NOON)
+    assert made.pk not in reserved
+
+
+def test_a_forked_child_reserves_ids_of_its_own(db):
+    player_id_reserve()
+    assert players_service._reserved
+    pid = os.fork()
+    if pid == 0:  # the child: report by its exit status only
+        os._exit(0 if not players_service._reserved else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert players_service._reserved
+
+
+def test_ids_are_reserved_a_block_of_32_at_a_time(db):
+    players_service._reserved.clear()
+    with CaptureQueriesContext(connection) as queries:
+        ids = [player_id_reserve() for _ in range(33)]
+    assert sum("nextval" in q["sql"] for q in queries) == 2
+    # Each block is handed out in the sequence's order, and blocks follow one another.
+    assert ids == sorted(ids)
+    assert len(set(ids)) == 33

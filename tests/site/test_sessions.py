@@ -1,7 +1,10 @@
 """The session store of the shared-cache settings (farkle_site/sessions.py): Django's cached_db,
 creating a session without the probe and the transaction (issue 15 item 2)."""
 
+import contextlib
+
 import pytest
+from django.conf import settings
 from django.contrib.sessions.backends.base import VALID_KEY_CHARS, UpdateError
 from django.contrib.sessions.models import Session
 from django.db import connection, transaction
@@ -26,19 +29,98 @@ def _session_statements(queries) -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_first_game_stores_its_session_in_one_insert(store, clock):
+def test_a_first_game_stores_its_session_in_the_statement_that_creates_its_guest(store, clock):
     client = Client()
     with CaptureQueriesContext(connection) as queries:
         attempt = start_daily(client, DAY)
     # Django's own store probes the key with a SELECT first, and wraps the INSERT in a
-    # transaction (whose BEGIN the capture does not list).
-    assert _session_statements(queries) == ["INSERT"]
+    # transaction (whose BEGIN the capture does not list); here the one statement that stores
+    # the guest and its attempt stores the session too.
+    assert _session_statements(queries) == ["WITH"]
     key = client.cookies["sessionid"].value
-    assert Session.objects.filter(session_key=key).count() == 1
-    # The session holds the player: the browser's next request finds its game.
+    (player,) = Player.objects.all()
+    stored = Session.objects.get(session_key=key).get_decoded()
+    assert stored == {settings.PLAYER_SESSION_KEY: player.pk, "seen": NOON.date().isoformat()}
+    # Cached as it was stored, and the browser's next request finds its game.
+    assert SessionStore(key).load() == stored
     again = client.get(f"/api/daily/{DAY}").json()
     assert [a["id"] for a in again["my_attempts"]] == [attempt["id"]]
     assert Player.objects.count() == 1
+
+
+@pytest.mark.parametrize("in_transaction", [False, True])
+@pytest.mark.django_db(transaction=True)
+def test_a_first_game_whose_session_key_is_taken_takes_the_usual_way(
+    store, clock, monkeypatch, in_transaction
+):
+    taken = SessionStore()
+    taken["who"] = "first"
+    taken.create()
+    draws = iter([taken.session_key, "d" * 32])
+    monkeypatch.setattr(SessionStore, "_get_new_session_key", lambda self: next(draws))
+    client = Client()
+    with transaction.atomic() if in_transaction else contextlib.nullcontext():
+        start_daily(client, DAY)
+        # Nothing of the refused statement was kept, and the transaction is still usable.
+        (player,) = Player.objects.all()
+    assert client.cookies["sessionid"].value == "d" * 32
+    assert (
+        Session.objects.get(session_key="d" * 32).get_decoded()[settings.PLAYER_SESSION_KEY]
+        == player.pk
+    )
+    assert SessionStore(taken.session_key).load() == {"who": "first"}
+    assert Session.objects.get(session_key=taken.session_key).get_decoded() == {"who": "first"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_inserted_by_the_caller_is_only_cached_when_saved_unchanged(store):
+    session = SessionStore()
+    session["n"] = 1
+    row = session.new_row()
+    _insert_row(row)
+    session.row_inserted(True)
+    with CaptureQueriesContext(connection) as queries:
+        session.save()
+    assert queries.captured_queries == []
+    assert SessionStore(session.session_key).load() == {"n": 1}
+    assert Session.objects.get(session_key=session.session_key).get_decoded() == {"n": 1}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_changed_after_its_row_was_inserted_is_written_again(store):
+    session = SessionStore()
+    session["n"] = 1
+    _insert_row(session.new_row())
+    session.row_inserted(True)
+    session["n"] = 2
+    session.save()
+    assert Session.objects.get(session_key=session.session_key).get_decoded() == {"n": 2}
+    session._cache.delete(session.cache_key)
+    assert SessionStore(session.session_key)["n"] == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_the_caller_did_not_insert_leaves_the_session_new(store):
+    session = SessionStore()
+    session["n"] = 1
+    row = session.new_row()
+    session.row_inserted(False)
+    assert session.session_key is None
+    session.save()
+    assert session.session_key != row.values[0]
+    assert Session.objects.get(session_key=session.session_key).get_decoded() == {"n": 1}
+    # A session with a row already gives none.
+    assert session.new_row() is None
+
+
+def _insert_row(row) -> None:
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {qn(row.table)} ({', '.join(qn(c) for c in row.columns)}) "
+            "VALUES (%s, %s, %s)",
+            row.values,
+        )
 
 
 @pytest.mark.django_db(transaction=True)
