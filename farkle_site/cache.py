@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
+
+from farkle_site import redis_wire
 
 
 class ReusedRedisCacheClient(RedisCacheClient):
@@ -36,11 +39,42 @@ class ReusedRedisCacheClient(RedisCacheClient):
 
 
 class RedisCache(DjangoRedisCache):
-    """``django.core.cache.backends.redis.RedisCache`` with its clients reused."""
+    """``django.core.cache.backends.redis.RedisCache`` with its clients reused, and, on one
+    server without options (the site's settings), its gets and sets sent on each thread's own
+    connection (farkle_site/redis_wire.py): every request reads its session with a get, unless
+    its throttles' script reads it, and a fresh browser's first game caches its new session with
+    a set (the midnight rush)."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusedRedisCacheClient
+        # With options (a pool class, a serializer, a parser), Django's client makes the
+        # connections otherwise than a URL alone says: it then sends every command.
+        self._wire = self._servers[0] if len(self._servers) == 1 and not self._options else None
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        if self._wire is None:
+            return super().get(key, default, version)
+        raw = redis_wire.command(self._wire, "GET", self.make_and_validate_key(key, version))
+        return default if raw is None else self._cache._serializer.loads(raw)
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> None:
+        if self._wire is None:
+            return super().set(key, value, timeout, version)
+        key = self.make_and_validate_key(key, version)
+        timeout = self.get_backend_timeout(timeout)
+        # As Django's client: no timeout keeps the key for good, and one of 0 deletes it.
+        if timeout == 0:
+            redis_wire.command(self._wire, "DEL", key)
+        elif timeout is None:
+            redis_wire.command(self._wire, "SET", key, self._cache._serializer.dumps(value))
+        else:
+            redis_wire.command(
+                self._wire, "SET", key, self._cache._serializer.dumps(value), "EX", timeout
+            )
+        return None
 
     def shares_server(self, url: str | None) -> bool:
         """Whether this cache is the one Redis server at ``url`` (the throttles' counters)."""

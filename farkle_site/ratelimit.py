@@ -9,11 +9,7 @@ Without ``CACHE_URL`` (development, the tests) the counters live in Django's cac
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import math
-import os
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +17,8 @@ from dataclasses import dataclass
 import redis
 from django.conf import settings
 from django.core.cache import cache
+
+from farkle_site import redis_wire
 
 _PREFIX = "farkle:rl:"
 
@@ -33,14 +31,13 @@ class Hit:
     window_left: float
 
 
-@functools.cache
-def _redis(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
-
-
 def _shared() -> redis.Redis | None:
     url = settings.CACHE_URL
-    return _redis(url) if url and url.startswith(("redis://", "rediss://", "unix://")) else None
+    return (
+        redis_wire.client(url)
+        if url and url.startswith(("redis://", "rediss://", "unix://"))
+        else None
+    )
 
 
 def hit(name: str, seconds: int, *, now: float | None = None) -> Hit:
@@ -120,66 +117,6 @@ return replies
 """
 
 
-_COUNT_SHA = hashlib.sha1(_COUNT.encode()).hexdigest()
-
-
-class _Connections(threading.local):
-    """Each thread's own connection to each counters' server, made on its first script."""
-
-    def __init__(self) -> None:
-        self.by_url: dict[str, redis.connection.AbstractConnection] = {}
-
-
-_connections = _Connections()
-
-
-def _forget_connections() -> None:
-    # A forked child (a Celery worker's pool) must not share its parent's sockets.
-    _connections.by_url = {}
-
-
-os.register_at_fork(after_in_child=_forget_connections)
-
-
-def _script(url: str, keys: Sequence[str], args: Sequence[int]) -> list:
-    """The counting script's reply, run by its SHA on this thread's own connection to ``url``.
-
-    The hottest command of the site (a game action's session read and throttle, a start's
-    throttles) bypasses ``redis.Redis``, whose command path (the pool's lock, the retry's
-    closures, and redis-py 8's metric hooks, looked up again at every command when no metrics
-    are enabled) made ``read_and_hit_all`` cost 83 µs of CPU in process, against 45 this way
-    (issue 15). The connection has the client's settings (``from_url``: TLS, a Unix socket,
-    timeouts). A connection the server dropped (a restart, an idle timeout) is made again and
-    the script sent once more, and a server that lost its scripts is sent the source (``EVAL``).
-    A server that cannot be reached is a ``redis.ConnectionError`` at once (a 503), where
-    redis-py's client tried ten more times, backing off up to a second before each, holding the
-    request's thread all the while.
-    """
-    connection = _connections.by_url.get(url)
-    if connection is None:
-        pool = _redis(url).connection_pool
-        connection = _connections.by_url[url] = pool.connection_class(**pool.connection_kwargs)
-    try:
-        return _run_script(connection, keys, args)
-    except redis.ConnectionError:
-        return _run_script(connection, keys, args)
-
-
-def _run_script(connection, keys: Sequence[str], args: Sequence[int]) -> list:
-    try:
-        try:
-            connection.send_command("EVALSHA", _COUNT_SHA, len(keys), *keys, *args)
-            return connection.read_response()
-        except redis.exceptions.NoScriptError:
-            connection.send_command("EVAL", _COUNT, len(keys), *keys, *args)
-            return connection.read_response()
-    except BaseException:
-        # Closed, so that nothing left unread becomes the next script's reply; the next command
-        # connects again.
-        connection.disconnect()
-        raise
-
-
 def _count_shared(
     names: Sequence[str], ttls: Sequence[int], *, read: str | None = None
 ) -> tuple[bytes | None, list[int]]:
@@ -187,7 +124,7 @@ def _count_shared(
     keys = [f"{_PREFIX}{name}" for name in names]
     if read is not None:
         keys.insert(0, read)
-    replies = _script(settings.CACHE_URL, keys, [int(read is not None), *ttls])
+    replies = redis_wire.script(settings.CACHE_URL, _COUNT, keys, [int(read is not None), *ttls])
     value = replies.pop(0) if read is not None else None
     return value, [int(count) for count in replies]
 

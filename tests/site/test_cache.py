@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 import redis
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 
+from farkle_site import redis_wire
 from farkle_site.cache import RedisCache
+from tests.helpers import redis_commands_sent
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -19,7 +22,9 @@ REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 @pytest.fixture
 def constructions(monkeypatch):
-    """How many ``redis.Redis`` clients were built (redis-py's own constructor, counted)."""
+    """How many ``redis.Redis`` clients were built (redis-py's own constructor, counted), once
+    the one the gets and sets take their connections' settings from is made."""
+    redis_wire.client(REDIS)
     built = []
     original = redis.Redis.__init__
 
@@ -102,3 +107,70 @@ def test_settings_use_it_with_a_redis_cache_url():
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["farkle_site.cache", "ReusedRedisCacheClient"]
+
+
+def test_gets_and_sets_go_on_the_threads_own_connection(caches, monkeypatch):
+    cache = caches(RedisCache)
+    key = f"test:cache:{uuid.uuid4().hex}"
+
+    def refused(self, *args, **options):
+        raise AssertionError(f"sent through redis-py's client: {args[0]}")
+
+    monkeypatch.setattr(redis.Redis, "execute_command", refused)
+    sent = redis_commands_sent(monkeypatch)
+    cache.set(key, {"player": 7}, 60)
+    assert cache.get(key) == {"player": 7}
+    cache.set(key, "gone", 0)
+    assert cache.get(key, "default") == "default"
+    assert sent == ["SET", "GET", "DEL", "GET"]
+
+
+# Values and timeouts as a request caches them (None: for good; 0: deleted; the default: 300 s).
+VALUES = [{"seen": "2026-12-01", "farkle_player_id": 12}, 5, "text", [1, None], True]
+TIMEOUTS = [60, None, 0, DEFAULT_TIMEOUT, 2.5]
+
+
+@pytest.mark.parametrize("timeout", TIMEOUTS)
+def test_what_one_backend_stores_the_other_reads_with_the_same_expiry(caches, timeout):
+    ours, djangos = caches(RedisCache), caches(DjangoRedisCache)
+    server = redis.Redis.from_url(REDIS)
+    for writer, reader in ((ours, djangos), (djangos, ours)):
+        for value in VALUES:
+            key = f"test:cache:{uuid.uuid4().hex}"
+            writer.set(key, value, timeout, version=3)
+            stored = djangos.make_and_validate_key(key, version=3)
+            # Expiries by hand: Django's RedisCache.get_backend_timeout.
+            if timeout == 0:
+                assert (reader.get(key, "none", version=3), server.exists(stored)) == ("none", 0)
+                continue
+            assert reader.get(key, version=3) == value
+            assert reader.get(key, "other version", version=2) == "other version"
+            ttl = server.ttl(stored)
+            expected = {60: 60, None: -1, DEFAULT_TIMEOUT: 300, 2.5: 2}[timeout]
+            assert ttl == expected if expected <= 0 else 0 < ttl <= expected
+            server.delete(stored)
+    # An integer is stored as digits (Django's serializer), so that incr can count on it.
+    key = f"test:cache:{uuid.uuid4().hex}"
+    ours.set(key, 41, 60)
+    assert server.get(ours.make_and_validate_key(key)) == b"41"
+    assert (ours.incr(key), djangos.get(key)) == (42, 42)
+    ours.delete(key)
+    server.close()
+
+
+def test_a_cache_with_options_sends_every_command_through_djangos_client(caches, monkeypatch):
+    cache = RedisCache(REDIS, {"OPTIONS": {"socket_timeout": 5}})
+    calls = []
+    original = redis.Redis.execute_command
+    monkeypatch.setattr(
+        redis.Redis,
+        "execute_command",
+        lambda self, *args, **kw: calls.append(args[0]) or original(self, *args, **kw),
+    )
+    key = f"test:cache:{uuid.uuid4().hex}"
+    cache.set(key, "x", 60)
+    assert cache.get(key) == "x"
+    cache.delete(key)
+    assert calls == ["SET", "GET", "DEL"]
+    for pool in cache._cache._pools.values():
+        pool.disconnect()

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.test import Client
 
-from farkle_site import ratelimit
+from farkle_site import ratelimit, redis_wire
 from tests.daily.helpers import post, start_daily
 from tests.helpers import rates, redis_commands_sent, redis_keys_made
 
@@ -26,7 +26,7 @@ def shared(settings):
 def commands(monkeypatch):
     """The commands Redis is sent (a pipeline's counted as one, "MULTI")."""
     sent = redis_commands_sent(monkeypatch)
-    client = ratelimit._redis(REDIS)
+    client = redis_wire.client(REDIS)
     pipe = type(client).pipeline.__get__(client)
     monkeypatch.setattr(client, "pipeline", lambda *a, **k: sent.append("MULTI") or pipe(*a, **k))
     return sent

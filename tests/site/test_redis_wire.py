@@ -9,7 +9,7 @@ import uuid
 import pytest
 import redis
 
-from farkle_site import ratelimit
+from farkle_site import ratelimit, redis_wire
 from tests.helpers import redis_commands_sent, redis_keys_made
 
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -27,7 +27,7 @@ def counter() -> str:
 
 
 def own_connection():
-    return ratelimit._connections.by_url[REDIS]
+    return redis_wire._connections.by_url[REDIS]
 
 
 def test_counts_and_reads_as_redis_holds_them(shared):
@@ -104,7 +104,7 @@ def test_a_forked_child_makes_a_connection_of_its_own(shared):
     pid = os.fork()
     if pid == 0:  # the child: report by its exit status only, touching nothing else
         try:
-            fresh = REDIS not in ratelimit._connections.by_url
+            fresh = REDIS not in redis_wire._connections.by_url
             counted = ratelimit.hit_all([(name, 60)])[0].count == 2
             mine = own_connection() is not parents
             os._exit(0 if fresh and counted and mine else 1)
