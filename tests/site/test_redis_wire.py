@@ -1,6 +1,6 @@
-"""The throttles' script sent on each thread's own connection to Redis (farkle_site.ratelimit,
-issue 15): the counts of redis-py's client, through a Redis that restarted, lost its scripts, or
-is gone, in threads and in a forked child."""
+"""Commands sent on each thread's own connection to Redis (farkle_site/redis_wire.py, issue 15),
+seen through the throttles' script: the counts of redis-py's client, through a Redis that
+restarted, lost its scripts, or is gone, in threads and in a forked child."""
 
 import os
 import threading
