@@ -24,6 +24,17 @@ def store(settings):
     settings.SESSION_ENGINE = "farkle_site.sessions"
 
 
+def _taken_then(monkeypatch, key: str) -> SessionStore:
+    """A stored session ("who": "first"), whose key the next new session draws first, then
+    ``key``."""
+    taken = SessionStore()
+    taken["who"] = "first"
+    taken.create()
+    draws = iter([taken.session_key, key])
+    monkeypatch.setattr(SessionStore, "_get_new_session_key", lambda self: next(draws))
+    return taken
+
+
 def _session_statements(queries) -> list[str]:
     return [q["sql"].split()[0] for q in queries if "django_session" in q["sql"]]
 
@@ -53,11 +64,7 @@ def test_a_first_game_stores_its_session_in_the_statement_that_creates_its_guest
 def test_a_first_game_whose_session_key_is_taken_takes_the_usual_way(
     store, clock, monkeypatch, in_transaction
 ):
-    taken = SessionStore()
-    taken["who"] = "first"
-    taken.create()
-    draws = iter([taken.session_key, "d" * 32])
-    monkeypatch.setattr(SessionStore, "_get_new_session_key", lambda self: next(draws))
+    taken = _taken_then(monkeypatch, "d" * 32)
     client = Client()
     with transaction.atomic() if in_transaction else contextlib.nullcontext():
         start_daily(client, DAY)
@@ -125,11 +132,7 @@ def _insert_row(row) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_drawn_key_already_taken_is_drawn_again(store, monkeypatch):
-    taken = SessionStore()
-    taken["who"] = "first"
-    taken.create()
-    draws = iter([taken.session_key, "b" * 32])
-    monkeypatch.setattr(SessionStore, "_get_new_session_key", lambda self: next(draws))
+    taken = _taken_then(monkeypatch, "b" * 32)
     fresh = SessionStore()
     fresh["who"] = "second"
     fresh.save()
