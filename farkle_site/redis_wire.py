@@ -8,11 +8,14 @@ throttles' ``read_and_hit_all`` took 83 µs of CPU through the client against 45
 Django's ``cache.set`` of a session 108 µs against 51 (issue 15).
 
 Each thread keeps a connection per server, made on its first command with the settings of the
-server's URL (``redis.Redis.from_url``: TLS, a Unix socket, timeouts, the database). A connection
-the server dropped (a restart, an idle timeout) is made again and the command sent once more. A
-server that cannot be reached is a ``redis.ConnectionError`` at once (the API's 503), where
-redis-py's client tries ten more times, backing off up to a second before each, holding the
-request's thread all the while.
+server's URL (``redis.Redis.from_url``: TLS, a Unix socket, timeouts, the database), outside the
+client's pool, so without its maintenance notifications (a managed Redis moving a shard: such
+a connection reconnects when the old node drops it). A connection that was open before the
+command and fails (the server restarted, or closed it idle) is made again and the command sent
+once more, as the pool would have found the dead socket before sending; the rare failure after
+the server ran a script but before its reply came back counts that script's hits twice. A
+connection that fails as it is made is a ``redis.ConnectionError`` at once (the API's 503), as
+with redis-py's client.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis
+from redis.maint_notifications import MaintNotificationsConfig
 
 
 @functools.cache
@@ -56,15 +60,18 @@ def command(url: str, *args: Any) -> Any:
 
 
 def script(url: str, source: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
-    """The reply of a Lua script, sent by its SHA; its source when the server lacks it (a
-    restart), which the server then keeps."""
+    """The reply of a Lua script, sent by its SHA; loaded first when the server lacks it (a
+    restart), as redis-py's ``Script`` does (``SCRIPT LOAD``: a script ``EVAL`` sends may be
+    evicted)."""
     sha = _sha(source)
+    call = ("EVALSHA", sha, len(keys), *keys, *args)
 
     def run(connection: redis.connection.AbstractConnection) -> Any:
         try:
-            return _send(connection, ("EVALSHA", sha, len(keys), *keys, *args))
+            return _send(connection, call)
         except redis.exceptions.NoScriptError:
-            return _send(connection, ("EVAL", source, len(keys), *keys, *args))
+            _send(connection, ("SCRIPT", "LOAD", source))
+            return _send(connection, call)
 
     return _on_own_connection(url, run)
 
@@ -77,12 +84,23 @@ def _sha(source: str) -> str:
 def _on_own_connection(url: str, run: Callable[[redis.connection.AbstractConnection], Any]) -> Any:
     connection = _connections.by_url.get(url)
     if connection is None:
-        pool = client(url).connection_pool
-        connection = _connections.by_url[url] = pool.connection_class(**pool.connection_kwargs)
+        connection = _connections.by_url[url] = _connect(url)
+    was_open = connection.is_connected
     try:
         return run(connection)
     except redis.ConnectionError:
+        if not was_open:
+            raise
         return run(connection)
+
+
+def _connect(url: str) -> redis.connection.AbstractConnection:
+    pool = client(url).connection_pool
+    settings = dict(pool.connection_kwargs)
+    # The pool's handler of maintenance notifications tracks the pool's own connections.
+    settings.pop("maint_notifications_pool_handler", None)
+    settings["maint_notifications_config"] = MaintNotificationsConfig(enabled=False)
+    return pool.connection_class(**settings)
 
 
 def _send(connection: redis.connection.AbstractConnection, args: Sequence[Any]) -> Any:

@@ -213,6 +213,8 @@ def _start_as_new_guest(
     user = getattr(request, "user", None)
     if session_player(request) is not None or (user is not None and user.is_authenticated):
         return None
+    if now >= puzzle.ends_at:
+        return None  # an archive's practice game: no official attempt to store with the guest
     player_id = player_id_reserve()
     if player_id is None:
         return None  # no statement of its own on this database (SQLite)

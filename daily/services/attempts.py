@@ -168,7 +168,7 @@ def attempt_start_as_new_guest(
                 cursor.execute(sql, params)
         except IntegrityError as error:
             # The session's key is taken (one chance in 36**32): the usual way draws another.
-            if session_row is None or not violated(error, f"{session_row.table}_pkey"):
+            if session_row is None or not _key_taken(error, f"{session_row.table}_pkey"):
                 raise
             return None
         row = cursor.fetchone()
@@ -180,6 +180,14 @@ def attempt_start_as_new_guest(
         instance._state.db = connection.alias
     attempt.player = player
     return attempt
+
+
+def _key_taken(error: IntegrityError, constraint: str) -> bool:
+    # Postgres only (the one database with this statement): a unique violation of exactly that
+    # constraint, never another error that names none (a column's NOT NULL).
+    cause = error.__cause__
+    name = getattr(getattr(cause, "diag", None), "constraint_name", None)
+    return getattr(cause, "sqlstate", None) == "23505" and name == constraint
 
 
 # A new guest's official attempt: the fields that differ from one start to the next; every other

@@ -65,16 +65,21 @@ _reserved_lock = threading.Lock()
 
 
 def _forget_reserved() -> None:
-    # A forked child must not hand out the ids its parent also holds.
+    # A forked child must not hand out the ids its parent also holds, nor wait for a lock that
+    # a thread of its parent held as it forked.
+    global _reserved_lock
     _reserved.clear()
+    _reserved_lock = threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forget_reserved)
 
 
 def player_id_reserve() -> int | None:
-    """An id no player has or will be given by the database, for a player to create with it;
-    one round trip per block of ids. None on a database without sequences (SQLite)."""
+    """An id the players' sequence gave this process alone, for a player to create with it; one
+    round trip per block of ids. None on a database without sequences (SQLite). A sequence set
+    back (a database restored in place) may give it again: an insert under it then conflicts,
+    and ``attempt_start_as_new_guest``, the one user, stores nothing."""
     if connection.vendor != "postgresql":
         return None
     with _reserved_lock:

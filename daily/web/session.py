@@ -96,11 +96,12 @@ def session_bound_to_new_guest(request: HttpRequest, player_id: int) -> Iterator
     # What tying a player to a session writes in it (``session_bind``).
     bound = (settings.PLAYER_SESSION_KEY, "seen")
     before = {key: session[key] for key in bound if key in session}
-    session[settings.PLAYER_SESSION_KEY] = player_id
-    _session_keep_alive(request)
-    new_row = getattr(session, "new_row", None)
-    binding = NewGuestBinding(new_row() if new_row is not None else None)
+    binding = NewGuestBinding(None)
     try:
+        session[settings.PLAYER_SESSION_KEY] = player_id
+        _session_keep_alive(request)
+        new_row = getattr(session, "new_row", None)
+        binding.row = new_row() if new_row is not None else None
         yield binding
     finally:
         if binding.row is not None:

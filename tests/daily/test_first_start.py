@@ -9,12 +9,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import time_machine
 from django.conf import settings
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 
 from daily.apis import puzzles as puzzle_apis
 from daily.models import Attempt, Player, Puzzle
+from daily.services import attempts as attempts_service
 from daily.services import players as players_service
 from daily.services.players import player_create, player_id_reserve
 from daily.web.session import session_bound_to_new_guest
@@ -61,8 +62,13 @@ def test_a_fresh_browsers_guest_and_official_game_are_one_statement():
     assert (Player.objects.count(), Attempt.objects.count()) == (1, 1)
 
 
+ENGINES = ["django.contrib.sessions.backends.db", "farkle_site.sessions"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @time_machine.travel(NOON, tick=False)
-def test_a_browser_whose_guest_exists_without_a_session_plays_as_that_guest():
+def test_a_browser_whose_guest_exists_without_a_session_plays_as_that_guest(settings, engine):
+    settings.SESSION_ENGINE = engine
     browser = uuid.uuid4()
     guest = player_create(now=NOON, browser_id=browser)
     client = Client()
@@ -70,23 +76,33 @@ def test_a_browser_whose_guest_exists_without_a_session_plays_as_that_guest():
     attempt = start_daily(client, DAY)
     assert (Player.objects.count(), Attempt.objects.get().player_id) == (1, guest.pk)
     assert (attempt["official"], Puzzle.objects.get(day=DAY).players) == (True, 1)
+    # The session names the guest, not the id its start had reserved.
+    assert client.session[settings.PLAYER_SESSION_KEY] == guest.pk
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @time_machine.travel(NOON, tick=False)
-def test_a_drawn_name_someone_holds_is_drawn_again_the_usual_way(monkeypatch):
+def test_a_drawn_name_someone_holds_is_drawn_again_the_usual_way(monkeypatch, settings, engine):
+    settings.SESSION_ENGINE = engine
     player_create(now=NOON, display_name="Brave Badger 42")
     monkeypatch.setattr(puzzle_apis, "display_name_generate", lambda: "brave badger 42")
-    attempt = start_daily(Client(), DAY)
+    client = Client()
+    attempt = start_daily(client, DAY)
     newcomer = Player.objects.exclude(display_name="Brave Badger 42").get()
     assert Attempt.objects.get(pk=attempt["id"]).player_id == newcomer.pk
+    assert client.session[settings.PLAYER_SESSION_KEY] == newcomer.pk
     assert (Player.objects.count(), Puzzle.objects.get(day=DAY).players) == (2, 1)
 
 
 def test_a_fresh_browser_on_a_closed_days_archive_plays_practice():
     later = datetime.datetime(2026, 12, 5, 12, 0, tzinfo=datetime.UTC)
+    player_id_reserve()
+    held = list(players_service._reserved)
     with time_machine.travel(later, tick=False):
         attempt = start_daily(Client(), DAY)
     assert (attempt["official"], Player.objects.count()) == (False, 1)
+    # No guest's statement to come: no id was reserved for one.
+    assert players_service._reserved == held
     assert Puzzle.objects.get(day=DAY).players == 0
 
 
@@ -143,6 +159,21 @@ def test_a_fresh_browser_whose_start_fails_keeps_no_player_in_its_session(settin
 
 
 @time_machine.travel(NOON, tick=False)
+def test_a_session_whose_row_cannot_be_given_keeps_no_player(settings, monkeypatch):
+    settings.SESSION_ENGINE = "farkle_site.sessions"
+
+    def broken(self):
+        raise RuntimeError("the session could not be encoded")
+
+    monkeypatch.setattr(SessionStore, "new_row", broken)
+    request = RequestFactory().post("/")
+    request.session = SessionStore()
+    with pytest.raises(RuntimeError), session_bound_to_new_guest(request, 10**9):
+        pass
+    assert dict(request.session) == {}
+
+
+@time_machine.travel(NOON, tick=False)
 def test_a_created_guest_stays_in_its_session_with_its_row(settings):
     settings.SESSION_ENGINE = "farkle_site.sessions"
     request = RequestFactory().post("/")
@@ -169,12 +200,15 @@ def test_reserved_player_ids_are_never_given_twice_nor_by_the_database():
     assert made.pk not in reserved
 
 
-def test_a_forked_child_reserves_ids_of_its_own(db):
+def test_a_forked_child_neither_hands_out_its_parents_ids_nor_waits_on_its_lock(db):
     player_id_reserve()
     assert players_service._reserved
-    pid = os.fork()
-    if pid == 0:  # the child: report by its exit status only
-        os._exit(0 if not players_service._reserved else 1)
+    # As a thread of the parent would hold it, reserving a block as another forks.
+    with players_service._reserved_lock:
+        pid = os.fork()
+        if pid == 0:  # the child: report by its exit status only
+            free = players_service._reserved_lock.acquire(timeout=5)
+            os._exit(0 if free and not players_service._reserved else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert players_service._reserved
@@ -188,3 +222,29 @@ def test_ids_are_reserved_a_block_of_32_at_a_time(db):
     # Each block is handed out in the sequence's order, and blocks follow one another.
     assert ids == sorted(ids)
     assert len(set(ids)) == 33
+
+
+def test_only_a_taken_session_key_is_read_as_one(db):
+    # The errors Postgres gives, raised for real: a taken key, then a column left NULL.
+    key = "e" * 32
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO django_session (session_key, session_data, expire_date) "
+            "VALUES (%s, '', now())",
+            [key],
+        )
+        errors = []
+        for sql in (
+            "INSERT INTO django_session (session_key, session_data, expire_date) "
+            f"VALUES ('{key}', '', now())",
+            "INSERT INTO daily_player (display_name, created_at) VALUES (NULL, now())",
+        ):
+            try:
+                with transaction.atomic():
+                    cursor.execute(sql)
+            except IntegrityError as error:
+                errors.append(error)
+    taken, null = errors
+    assert attempts_service._key_taken(taken, "django_session_pkey")
+    assert not attempts_service._key_taken(taken, "another_pkey")
+    assert not attempts_service._key_taken(null, "django_session_pkey")

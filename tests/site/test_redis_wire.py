@@ -51,8 +51,9 @@ def test_a_server_that_lost_its_scripts_is_sent_the_source(shared, monkeypatch):
     commands = redis_commands_sent(monkeypatch)
     assert ratelimit.hit_all([(name, 60)])[0].count == 2
     assert ratelimit.hit_all([(name, 60)])[0].count == 3
-    # The SHA refused once, the source sent in its place, and the SHA known from then on.
-    assert commands == ["EVALSHA", "EVAL", "EVALSHA"]
+    # The SHA refused once, the script loaded (as redis-py's Script does) and sent by its SHA
+    # again, and known from then on.
+    assert commands == ["EVALSHA", "SCRIPT", "EVALSHA", "EVALSHA"]
 
 
 def test_a_connection_the_server_dropped_is_made_again_and_counts_once(shared, monkeypatch):
@@ -67,11 +68,23 @@ def test_a_connection_the_server_dropped_is_made_again_and_counts_once(shared, m
     assert own_connection()._sock.getsockname()[1] != port
 
 
-def test_an_unreachable_server_is_a_connection_error_then_a_reachable_one_counts(settings):
-    # Port 9 (discard) has no Redis: the error the API answers 503 for, after one more try.
+def test_an_unreachable_server_is_a_connection_error_at_once_then_a_reachable_one_counts(
+    settings, monkeypatch
+):
+    attempts = []
+    # Each attempt opens a socket (redis-py's TCP connection, its _connect).
+    connect = redis.connection.Connection._connect
+    monkeypatch.setattr(
+        redis.connection.Connection,
+        "_connect",
+        lambda self: attempts.append(self) or connect(self),
+    )
+    # Port 9 (discard) has no Redis: the error the API answers 503 for, after one try only (a
+    # connection that was never open is not made again).
     settings.CACHE_URL = "redis://127.0.0.1:9/0"
     with pytest.raises(redis.ConnectionError):
         ratelimit.hit_all([(counter(), 60)])
+    assert len(attempts) == 1
     settings.CACHE_URL = REDIS
     with redis_keys_made(REDIS, "farkle:rl:test:*"):
         assert ratelimit.hit_all([(counter(), 60)])[0].count == 1

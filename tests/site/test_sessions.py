@@ -188,3 +188,15 @@ def test_saving_a_session_deleted_meanwhile_is_an_update_error(store):
     session["n"] = 2
     with pytest.raises(UpdateError):
         session.save()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_value_changed_in_place_after_the_insert_is_written_again(store):
+    session = SessionStore()
+    session["games"] = [1]
+    _insert_row(session.new_row())
+    session.row_inserted(True)
+    session["games"].append(2)
+    session.modified = True
+    session.save()
+    assert Session.objects.get(session_key=session.session_key).get_decoded() == {"games": [1, 2]}
