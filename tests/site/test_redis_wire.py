@@ -129,3 +129,22 @@ def test_a_forked_child_makes_a_connection_of_its_own(shared):
     assert ratelimit.hit_all([(name, 60)])[0].count == 3
     assert own_connection() is parents
     assert parents._sock.getsockname() == socket
+
+
+def test_a_reply_later_than_the_socket_timeout_is_dropped_with_its_connection(settings):
+    # Redis holds writes back while paused: the script's reply comes after the client's
+    # timeout. The connection is closed, never read again: the next script gets its own reply.
+    url = f"{REDIS}?socket_timeout=0.2"
+    settings.CACHE_URL = url
+    name = counter()
+    with redis_keys_made(REDIS, "farkle:rl:test:*") as server:
+        assert ratelimit.hit_all([(name, 60)])[0].count == 1
+        server.client_pause(2000, all=False)
+        try:
+            with pytest.raises(redis.TimeoutError):
+                ratelimit.hit_all([(name, 60)])
+            assert not redis_wire._connections.by_url[url].is_connected
+        finally:
+            server.client_unpause()
+        # The timed-out script was dropped with its client, never run: this is the second hit.
+        assert ratelimit.hit_all([(name, 60)])[0].count == 2
