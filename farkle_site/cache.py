@@ -11,6 +11,7 @@ pool), so one per pool serves the whole process, gthread workers included.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
@@ -27,14 +28,20 @@ class ReusedRedisCacheClient(RedisCacheClient):
     def __init__(self, servers: list[str], **options: Any) -> None:
         super().__init__(servers, **options)
         self._clients: dict[int, Any] = {}
+        self._making = threading.Lock()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        """The pool's client, made on its first command (the pool picks the server)."""
+        """The pool's client, made once, on the pool's first command (the pool picks the server)."""
         pool = self._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:
-            # Two threads racing here each make one; the last kept is as good as the other.
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            with self._making:
+                # Asked again under the lock: Django makes its pools without one, so a racing
+                # thread's pool may have replaced this one, and its client be made already.
+                pool = self._get_connection_pool(write)
+                client = self._clients.get(id(pool))
+                if client is None:
+                    client = self._clients[id(pool)] = self._client(connection_pool=pool)
         return client
 
 
@@ -68,12 +75,9 @@ class RedisCache(DjangoRedisCache):
         # As Django's client: no timeout keeps the key for good, and one of 0 deletes it.
         if timeout == 0:
             redis_wire.command(self._wire, "DEL", key)
-        elif timeout is None:
-            redis_wire.command(self._wire, "SET", key, self._cache._serializer.dumps(value))
-        else:
-            redis_wire.command(
-                self._wire, "SET", key, self._cache._serializer.dumps(value), "EX", timeout
-            )
+            return None
+        expiry = () if timeout is None else ("EX", timeout)
+        redis_wire.command(self._wire, "SET", key, self._cache._serializer.dumps(value), *expiry)
         return None
 
     def shares_server(self, url: str | None) -> bool:

@@ -35,6 +35,7 @@ from daily.services.attempts import (
     attempt_start,
     attempt_start_allowed,
     attempt_start_as_new_guest,
+    new_guest_start_applies,
 )
 from daily.services.players import display_name_generate, player_id_reserve
 from daily.web.session import (
@@ -213,11 +214,12 @@ def _start_as_new_guest(
     user = getattr(request, "user", None)
     if session_player(request) is not None or (user is not None and user.is_authenticated):
         return None
-    if now >= puzzle.ends_at:
-        return None  # an archive's practice game: no official attempt to store with the guest
+    # Checked before an id is reserved and the session signed for nothing.
+    if not new_guest_start_applies(puzzle=puzzle, now=now):
+        return None
     player_id = player_id_reserve()
     if player_id is None:
-        return None  # no statement of its own on this database (SQLite)
+        return None
     with session_bound_to_new_guest(request, player_id) as binding:
         attempt = attempt_start_as_new_guest(
             player_id=player_id,

@@ -88,6 +88,12 @@ _COUNTED = (
 )
 
 
+def new_guest_start_applies(*, puzzle: Puzzle, now: datetime.datetime) -> bool:
+    """Whether a fresh browser's start on ``puzzle`` may take ``attempt_start_as_new_guest``:
+    Postgres (its statement), and the puzzle still open (an archive's game is practice)."""
+    return connection.vendor == "postgresql" and now < puzzle.ends_at
+
+
 def attempt_start_as_new_guest(
     *,
     player_id: int,
@@ -107,7 +113,7 @@ def attempt_start_as_new_guest(
     proven puzzle. The attempt's ``player`` is the new guest.
     """
     attempt_start_allowed(puzzle=puzzle, now=now)
-    if connection.vendor != "postgresql" or now >= puzzle.ends_at:
+    if not new_guest_start_applies(puzzle=puzzle, now=now):
         return None
     player = Player(pk=player_id, display_name=name, browser_id=browser_id, created_at=now)
     attempt = Attempt(

@@ -74,7 +74,11 @@ def session_choose_name(request: HttpRequest, *, name: str, now: datetime.dateti
 
 def session_bind(request: HttpRequest, player: Player) -> None:
     """Tie the player to this browser's session."""
-    request.session[settings.PLAYER_SESSION_KEY] = player.pk
+    _session_tie(request, player.pk)
+
+
+def _session_tie(request: HttpRequest, player_id: int) -> None:
+    request.session[settings.PLAYER_SESSION_KEY] = player_id
     _session_keep_alive(request)
 
 
@@ -93,13 +97,10 @@ def session_bound_to_new_guest(request: HttpRequest, player_id: int) -> Iterator
     """This browser's session tied to the guest about to be created under ``player_id``, with
     its new row when it has none yet; as it was before, if the guest was not created."""
     session = request.session
-    # What tying a player to a session writes in it (``session_bind``).
-    bound = (settings.PLAYER_SESSION_KEY, "seen")
-    before = {key: session[key] for key in bound if key in session}
+    before = dict(session.items())
     binding = NewGuestBinding(None)
     try:
-        session[settings.PLAYER_SESSION_KEY] = player_id
-        _session_keep_alive(request)
+        _session_tie(request, player_id)
         new_row = getattr(session, "new_row", None)
         binding.row = new_row() if new_row is not None else None
         yield binding
@@ -107,11 +108,8 @@ def session_bound_to_new_guest(request: HttpRequest, player_id: int) -> Iterator
         if binding.row is not None:
             session.row_inserted(binding.created)
         if not binding.created:
-            for key in bound:
-                if key in before:
-                    session[key] = before[key]
-                else:
-                    session.pop(key, None)
+            session.clear()
+            session.update(before)
 
 
 def _session_keep_alive(request: HttpRequest) -> None:
