@@ -56,6 +56,7 @@ bench: venv
 	$(BIN)/python bench/leaderboard.py
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/instructions.py
 
 # Solve every scoring table again and store the values in farkle/data/ (commit them): needed
 # after any change of the rules or of the solver, which the tests then check.

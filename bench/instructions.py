@@ -1,0 +1,285 @@
+"""Instruction benchmark: what the site's process spends on one request, counted in instructions
+by callgrind, a measure the machine's noise cannot move (docs/performance.md).
+
+The seconds of the other benchmarks swing by half from one machine to the next, and within the
+hour on one; the instructions a request runs are the same for the same code whatever else the
+machine does. This calls the site's WSGI application in one process, as a gunicorn thread calls
+it (production settings, a database of its own, ``farkle_bench_instructions``, and the Redis
+cache), under ``valgrind --tool=callgrind``, and counts:
+
+- ``GET /healthz``;
+- a game action: players playing ten-turn games through the JSON API, as ``bench/api.py``'s do,
+  each game's actions interleaved with the others' as a busy process sees them;
+- a fresh browser: ``GET /api/daily/today``, then ``POST /api/daily/today/attempts``.
+
+The counts are the site's process alone (Django, DRF, the drivers of Postgres and Redis), not
+the Postgres or Redis servers, nor gunicorn's parsing of the request. ``--against REV`` counts
+a revision of this repository as well (checked out in a temporary worktree, with a database of
+its own) in the same run, and prints the two side by side with their ratio: how a change moves
+the cost, on a machine too noisy to tell from seconds.
+
+Run with ``python bench/instructions.py`` from the repository root (``make bench`` runs it
+last); it needs valgrind (Debian's package ``valgrind``) and says so when it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from databases import bench_database, on_database, recreate_database, server_url
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH_SUFFIX = "bench_instructions"
+# callgrind writes its counts so far each time the process enters this libc function, then
+# starts counting again: the child calls it (os.getppid) between its phases. Nothing the site
+# runs asks for its parent's pid in-process (gunicorn's arbiter checks would, but are not here).
+MARKER = "getppid"
+PHASES = ("healthz", "action", "fresh")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", metavar="REV", help="also count this git revision")
+    parser.add_argument("--requests", type=int, default=200, help="healthz and actions counted")
+    parser.add_argument("--fresh", type=int, default=100, help="fresh browsers counted")
+    parser.add_argument("--child", nargs=2, metavar=("SITE", "DATABASE"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(Path(args.child[0]), args.child[1], args.requests, args.fresh)
+        return
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("bench/instructions.py: not run, valgrind is missing (apt-get install valgrind)")
+        return
+    server = server_url()
+    print(
+        f"instructions of the site's process per request (callgrind; Postgres, Redis and "
+        f"gunicorn not counted): {args.requests} healthz, {args.requests} actions, "
+        f"{args.fresh} fresh browsers, after a warm-up",
+        flush=True,
+    )
+    counts = {"this code": count(valgrind, ROOT, server, BENCH_SUFFIX, args)}
+    if args.against:
+        with tempfile.TemporaryDirectory() as scratch:
+            site = Path(scratch) / "site"
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(site)]
+                + [args.against],
+                check=True,
+            )
+            try:
+                counts[args.against] = count(
+                    valgrind, site, server, f"{BENCH_SUFFIX}_against", args
+                )
+            finally:
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(site)],
+                    check=True,
+                )
+    report(counts)
+
+
+def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str, float]:
+    """Instructions per request of each phase, for the code in ``site``."""
+    # bench/api.py's production environment, imported here only: its module reads nothing else.
+    from api import site_environment
+
+    name = bench_database(server, suffix)
+    database = on_database(server, name)
+    recreate_database(server, name)
+    try:
+        env = site_environment(database)
+        # The same hash seed in every run: a set's order, hence the work, is then the same.
+        env["PYTHONHASHSEED"] = "0"
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+            cwd=site,
+            env=env,
+            check=True,
+        )
+        with tempfile.TemporaryDirectory() as out:
+            result = subprocess.run(
+                [
+                    valgrind,
+                    "--tool=callgrind",
+                    f"--dump-before={MARKER}",
+                    f"--callgrind-out-file={out}/counts",
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    str(site),
+                    database,
+                    "--requests",
+                    str(args.requests),
+                    "--fresh",
+                    str(args.fresh),
+                ],
+                cwd=site,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            if result.returncode != 0:
+                raise SystemExit(f"the counted process failed:\n{result.stderr[-4000:]}")
+            # One dump at each marker: the warm-up, then each phase; then the end's own.
+            dumps = sorted(Path(out).glob("counts.*"), key=lambda p: int(p.suffix[1:]))
+            if len(dumps) != len(PHASES) + 1:
+                raise SystemExit(
+                    f"expected {len(PHASES) + 1} dumps of the counts, got {len(dumps)}: "
+                    f"something else in the process called {MARKER}"
+                )
+            per = {"healthz": args.requests, "action": args.requests, "fresh": args.fresh}
+            return {
+                phase: _total(dump) / per[phase]
+                for phase, dump in zip(PHASES, dumps[1:], strict=True)
+            }
+    finally:
+        recreate_database(server, name, drop_only=True)
+
+
+def _total(dump: Path) -> int:
+    for line in dump.read_text().splitlines():
+        if line.startswith("totals:"):
+            return int(line.split()[1])
+    raise SystemExit(f"no totals in {dump}")
+
+
+def report(counts: dict[str, dict[str, float]]) -> None:
+    names = list(counts)
+    labels = {
+        "healthz": "GET /healthz",
+        "action": "a game action",
+        "fresh": "a fresh browser (GET today, start)",
+    }
+    header = f"{'millions of instructions':<40}" + "".join(f"{n[:14]:>15}" for n in names)
+    if len(names) == 2:
+        header += f"{'ratio':>8}"
+    print(header)
+    for phase in PHASES:
+        values = [counts[n][phase] for n in names]
+        line = f"{labels[phase]:<40}" + "".join(f"{v / 1e6:>15.3f}" for v in values)
+        if len(values) == 2:
+            line += f"{values[0] / values[1]:>8.3f}"
+        print(line)
+    ratios = [counts[n]["action"] / counts[n]["healthz"] for n in names]
+    print(f"{'an action over a healthz':<40}" + "".join(f"{r:>15.2f}" for r in ratios))
+    print(
+        "(the same code counts the same to a fraction of a percent from run to run; a ratio "
+        "below 1: this code runs fewer instructions than the other)"
+    )
+
+
+# The counted process: the site's WSGI application called directly.
+
+
+class Browser:
+    """A browser's cookie jar, its requests made as gunicorn makes them (a WSGI environ)."""
+
+    def __init__(self, application) -> None:
+        self.application = application
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        environ = {
+            "REQUEST_METHOD": method,
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_HOST": "127.0.0.1",
+            "HTTP_ACCEPT": "application/json",
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(payload),
+            "wsgi.errors": sys.stderr,
+        }
+        if self.cookies:
+            environ["HTTP_COOKIE"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if method != "GET":
+            environ["CONTENT_TYPE"] = "application/json"
+            environ["CONTENT_LENGTH"] = str(len(payload))
+            environ["HTTP_X_CSRFTOKEN"] = self.cookies.get("csrftoken", "")
+        answer = {}
+
+        def start_response(status, headers, exc_info=None):
+            answer["status"], answer["headers"] = int(status.split()[0]), headers
+
+        data = b"".join(self.application(environ, start_response))
+        for name, value in answer["headers"]:
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key.strip()] = rest.split(";", 1)[0]
+        return answer["status"], data
+
+
+def child(site: Path, database: str, requests: int, fresh: int) -> None:
+    sys.path.insert(0, str(site))
+    import warnings
+
+    # Whitenoise warns of the static files, which the counted requests never ask for.
+    warnings.filterwarnings("ignore", message="No directory at")
+    import django
+
+    django.setup()
+    from api import Game, next_action
+
+    from farkle_site.wsgi import application
+
+    rng = random.Random(15)
+
+    def start() -> Game:
+        browser = Browser(application)
+        status, data = browser.request("GET", "/api/daily/today")
+        assert status == 200, data
+        status, data = browser.request("POST", "/api/daily/today/attempts")
+        assert status == 201, data
+        return Game(browser, json.loads(data), rng.choice((300, 400, 500, 600, 800, 1000)))
+
+    def act(games: list[Game], count: int) -> None:
+        done = 0
+        while done < count:
+            live = [game for game in games if game.state["state"] != "finished"]
+            if not live:
+                raise SystemExit("every game finished: more games are needed for the actions")
+            for game in live[: count - done]:
+                path = f"/api/attempts/{game.state['id']}/actions"
+                status, data = game.browser.request("POST", path, next_action(game))
+                assert status == 200, data
+                game.state = json.loads(data)
+                done += 1
+
+    def healthz(count: int) -> None:
+        browser = Browser(application)
+        for _ in range(count):
+            status, data = browser.request("GET", "/healthz")
+            assert status == 200, data
+
+    # Warm: the first request of each kind fills the process's caches, as a worker's first do.
+    warm = [start() for _ in range(4)]
+    act(warm, 40)
+    healthz(20)
+    # A game lasts ten actions at least (ten turns, each a roll at least): enough for the count.
+    games = [start() for _ in range(requests // 10 + 1)]
+    os.getppid()
+    healthz(requests)
+    os.getppid()
+    act(games, requests)
+    os.getppid()
+    for _ in range(fresh):
+        start()
+    os.getppid()
+
+
+if __name__ == "__main__":
+    main()
