@@ -1,8 +1,10 @@
 """Commands sent on each thread's own connection to Redis (farkle_site/redis_wire.py, issue 15),
 seen through the throttles' script: the counts of redis-py's client, through a Redis that
-restarted, lost its scripts, or is gone, in threads and in a forked child."""
+restarted, lost its scripts, or is gone, in threads and in a forked child; and replies cut off
+halfway, by a proxy in front of the test's Redis."""
 
 import os
+import socket
 import threading
 import uuid
 
@@ -148,3 +150,108 @@ def test_a_reply_later_than_the_socket_timeout_is_dropped_with_its_connection(se
             server.client_unpause()
         # The timed-out script was dropped with its client, never run: this is the second hit.
         assert ratelimit.hit_all([(name, 60)])[0].count == 2
+
+
+class CuttingProxy:
+    """A TCP proxy in front of the test's Redis that can cut a reply halfway: after a request
+    naming ``marker`` passes through, the next bytes the server sends are passed on only in part,
+    then the client's connection is closed (a server or a network gone mid-reply)."""
+
+    def __init__(self, upstream: tuple[str, int]) -> None:
+        self.upstream = upstream
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.marker: bytes | None = None
+        self.connections = 0
+        self.threads = [threading.Thread(target=self._accept, daemon=True)]
+        self.threads[0].start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            self.connections += 1
+            server = socket.create_connection(self.upstream)
+            state = {"cut": False}
+            for pump in (self._requests, self._replies):
+                thread = threading.Thread(target=pump, args=(client, server, state), daemon=True)
+                thread.start()
+                self.threads.append(thread)
+
+    def _requests(self, client, server, state) -> None:
+        while data := _received(client):
+            if self.marker is not None and self.marker in data:
+                self.marker, state["cut"] = None, True
+            server.sendall(data)
+        server.close()
+
+    def _replies(self, client, server, state) -> None:
+        while data := _received(server):
+            if state["cut"]:
+                # One byte: no reply is shorter (RESP3's null is three: "_\r\n").
+                client.sendall(data[:1])
+                client.shutdown(socket.SHUT_RDWR)
+                client.close()
+                return
+            client.sendall(data)
+        client.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def _received(connection) -> bytes:
+    try:
+        return connection.recv(65536)
+    except OSError:
+        return b""
+
+
+@pytest.fixture
+def proxy():
+    upstream = redis.Redis.from_url(REDIS).connection_pool.connection_kwargs
+    proxy = CuttingProxy((upstream["host"], upstream["port"]))
+    yield proxy
+    proxy.close()
+
+
+def test_a_reply_cut_halfway_drops_its_connection_and_the_command_is_read_whole(proxy):
+    url = f"redis://127.0.0.1:{proxy.port}/15"
+    name = f"farkle:rl:{counter()}"
+    with redis_keys_made(REDIS, "farkle:rl:test:*"):
+        assert redis_wire.command(url, "SET", name, "stored") == b"OK"
+        assert redis_wire.command(url, "SET", f"{name}:other", "other") == b"OK"
+        proxy.marker = f"{name}:other".encode()
+        # The reply ("$5\r\nother\r\n") arrives as "$", then the connection ends: the open
+        # connection is made again and the command sent once more, its reply read whole.
+        assert redis_wire.command(url, "GET", f"{name}:other") == b"other"
+        assert proxy.connections == 2
+        # Nothing of the cut reply is left to be read as the next command's.
+        assert redis_wire.command(url, "GET", name) == b"stored"
+        assert proxy.connections == 2
+
+
+def test_a_reply_cut_on_a_new_connection_is_an_error_then_the_next_command_connects(proxy):
+    url = f"redis://127.0.0.1:{proxy.port}/15"
+    name = f"farkle:rl:{counter()}"
+    outcome = []
+
+    def first_command_of_a_thread() -> None:
+        try:
+            redis_wire.command(url, "GET", name)
+        except redis.ConnectionError as error:
+            outcome.append(error)
+        outcome.append(redis_wire.command(url, "GET", name))
+
+    with redis_keys_made(REDIS, "farkle:rl:test:*"):
+        proxy.marker = name.encode()
+        thread = threading.Thread(target=first_command_of_a_thread)
+        thread.start()
+        thread.join()
+    # A connection made for the command is not made again: the error is the caller's (the
+    # API's 503); the thread's next command connects anew and reads its own reply.
+    assert isinstance(outcome[0], redis.ConnectionError)
+    assert outcome[1:] == [None]
+    assert proxy.connections == 2
