@@ -104,13 +104,8 @@ def _connect(url: str) -> redis.connection.AbstractConnection:
 
 
 def _send(connection: redis.connection.AbstractConnection, args: Sequence[Any]) -> Any:
-    try:
-        connection.send_command(*args)
-        return connection.read_response()
-    except redis.ResponseError:
-        raise  # a whole reply was read: the connection is sound
-    except BaseException:
-        # Closed, so that nothing left unread becomes the next command's reply; the next
-        # command connects again.
-        connection.disconnect()
-        raise
+    # On any error but a whole error reply (a ResponseError), redis-py's connection closes
+    # itself as it sends or reads, so that nothing left unread becomes the next command's
+    # reply; the next command connects again.
+    connection.send_command(*args)
+    return connection.read_response()

@@ -3,10 +3,12 @@ seen through the throttles' script: the counts of redis-py's client, through a R
 restarted, lost its scripts, or is gone, in threads and in a forked child; and replies cut off
 halfway, by a proxy in front of the test's Redis."""
 
+import contextlib
 import os
 import socket
 import threading
 import uuid
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -163,7 +165,8 @@ class CuttingProxy:
         self.port = self.listener.getsockname()[1]
         self.marker: bytes | None = None
         self.connections = 0
-        self.threads = [threading.Thread(target=self._accept, daemon=True)]
+        self.sockets: list[socket.socket] = []
+        self.threads = [threading.Thread(target=self._accept)]
         self.threads[0].start()
 
     def _accept(self) -> None:
@@ -171,12 +174,13 @@ class CuttingProxy:
             try:
                 client, _ = self.listener.accept()
             except OSError:
-                return  # closed
+                return  # shut down
             self.connections += 1
             server = socket.create_connection(self.upstream)
+            self.sockets += [client, server]
             state = {"cut": False}
             for pump in (self._requests, self._replies):
-                thread = threading.Thread(target=pump, args=(client, server, state), daemon=True)
+                thread = threading.Thread(target=pump, args=(client, server, state))
                 thread.start()
                 self.threads.append(thread)
 
@@ -185,21 +189,26 @@ class CuttingProxy:
             if self.marker is not None and self.marker in data:
                 self.marker, state["cut"] = None, True
             server.sendall(data)
-        server.close()
+        _shut(server)
 
     def _replies(self, client, server, state) -> None:
         while data := _received(server):
             if state["cut"]:
                 # One byte: no reply is shorter (RESP3's null is three: "_\r\n").
                 client.sendall(data[:1])
-                client.shutdown(socket.SHUT_RDWR)
-                client.close()
-                return
+                break
             client.sendall(data)
-        client.close()
+        _shut(client)
 
     def close(self) -> None:
-        self.listener.close()
+        # A thread blocked in accept() or recv() wakes only once its socket is shut down.
+        _shut(self.listener)
+        for each in self.sockets:
+            _shut(each)
+        for thread in self.threads:
+            thread.join(timeout=5)
+        for each in (self.listener, *self.sockets):
+            each.close()
 
 
 def _received(connection) -> bytes:
@@ -209,47 +218,65 @@ def _received(connection) -> bytes:
         return b""
 
 
+def _shut(connection) -> None:
+    with contextlib.suppress(OSError):  # not connected, or shut already
+        connection.shutdown(socket.SHUT_RDWR)
+
+
 @pytest.fixture
 def proxy():
+    """The proxy in front of the test's Redis, and the test's Redis URL through it (its
+    database and credentials kept, a client timeout added so that no test can hang)."""
     upstream = redis.Redis.from_url(REDIS).connection_pool.connection_kwargs
+    if "host" not in upstream or urlsplit(REDIS).scheme != "redis":
+        pytest.skip("the proxy speaks plain TCP: not for a Unix socket or TLS")
     proxy = CuttingProxy((upstream["host"], upstream["port"]))
+    parts = urlsplit(REDIS)
+    credentials = parts.netloc.rpartition("@")[0]
+    netloc = f"{credentials}@127.0.0.1:{proxy.port}" if credentials else f"127.0.0.1:{proxy.port}"
+    query = f"{parts.query}&socket_timeout=5" if parts.query else "socket_timeout=5"
+    proxy.url = urlunsplit(parts._replace(netloc=netloc, query=query))
     yield proxy
+    # This thread's connections through the proxy, closed with it.
+    connection = redis_wire._connections.by_url.pop(proxy.url, None)
+    if connection is not None:
+        connection.disconnect()
     proxy.close()
 
 
-def test_a_reply_cut_halfway_drops_its_connection_and_the_command_is_read_whole(proxy):
-    url = f"redis://127.0.0.1:{proxy.port}/15"
-    name = f"farkle:rl:{counter()}"
+def test_a_reply_cut_halfway_on_an_open_connection_is_read_whole_on_a_new_one(proxy):
+    name = counter()
     with redis_keys_made(REDIS, "farkle:rl:test:*"):
-        assert redis_wire.command(url, "SET", name, "stored") == b"OK"
-        assert redis_wire.command(url, "SET", f"{name}:other", "other") == b"OK"
-        proxy.marker = f"{name}:other".encode()
+        assert redis_wire.command(proxy.url, "SET", f"farkle:rl:{name}", "stored") == b"OK"
+        assert redis_wire.command(proxy.url, "SET", f"farkle:rl:{name}:b", "other") == b"OK"
+        proxy.marker = f"farkle:rl:{name}:b".encode()
         # The reply ("$5\r\nother\r\n") arrives as "$", then the connection ends: the open
         # connection is made again and the command sent once more, its reply read whole.
-        assert redis_wire.command(url, "GET", f"{name}:other") == b"other"
+        assert redis_wire.command(proxy.url, "GET", f"farkle:rl:{name}:b") == b"other"
         assert proxy.connections == 2
-        # Nothing of the cut reply is left to be read as the next command's.
-        assert redis_wire.command(url, "GET", name) == b"stored"
+        # The next command, on the new connection, reads its own reply.
+        assert redis_wire.command(proxy.url, "GET", f"farkle:rl:{name}") == b"stored"
         assert proxy.connections == 2
 
 
 def test_a_reply_cut_on_a_new_connection_is_an_error_then_the_next_command_connects(proxy):
-    url = f"redis://127.0.0.1:{proxy.port}/15"
     name = f"farkle:rl:{counter()}"
     outcome = []
 
-    def first_command_of_a_thread() -> None:
+    def first_commands_of_a_thread() -> None:
         try:
-            redis_wire.command(url, "GET", name)
-        except redis.ConnectionError as error:
-            outcome.append(error)
-        outcome.append(redis_wire.command(url, "GET", name))
+            try:
+                redis_wire.command(proxy.url, "GET", name)
+            except redis.ConnectionError as error:
+                outcome.append(error)
+            outcome.append(redis_wire.command(proxy.url, "GET", name))
+        finally:
+            redis_wire._connections.by_url.pop(proxy.url).disconnect()
 
-    with redis_keys_made(REDIS, "farkle:rl:test:*"):
-        proxy.marker = name.encode()
-        thread = threading.Thread(target=first_command_of_a_thread)
-        thread.start()
-        thread.join()
+    proxy.marker = name.encode()
+    thread = threading.Thread(target=first_commands_of_a_thread)
+    thread.start()
+    thread.join()
     # A connection made for the command is not made again: the error is the caller's (the
     # API's 503); the thread's next command connects anew and reads its own reply.
     assert isinstance(outcome[0], redis.ConnectionError)
