@@ -98,6 +98,16 @@ def site_environment(database: str) -> dict[str, str]:
     return env
 
 
+def migrate(env: dict[str, str], site: Path = ROOT) -> None:
+    """Migrate the database of ``env`` (``site_environment``) with the code in ``site``."""
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+        cwd=site,
+        env=env,
+        check=True,
+    )
+
+
 class Server:
     """gunicorn serving the site as the Procfile does, stopped by ``stop`` whatever happened."""
 
@@ -650,12 +660,7 @@ def main() -> None:
     recreate_database(server, name)
     try:
         env = site_environment(database)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+        migrate(env)
         with tempfile.TemporaryFile() as log:
             site = Server(env, args.workers, args.threads, log)
             try:

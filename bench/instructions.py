@@ -1,22 +1,25 @@
 """Instruction benchmark: what the site's process spends on one request, counted in instructions
-by callgrind, a measure the machine's noise cannot move (docs/performance.md).
+by callgrind, a measure the machine's load does not move (docs/performance.md).
 
 The seconds of the other benchmarks swing by half from one machine to the next, and within the
-hour on one; the instructions a request runs are the same for the same code whatever else the
-machine does. This calls the site's WSGI application in one process, as a gunicorn thread calls
-it (production settings, a database of its own, ``farkle_bench_instructions``, and the Redis
-cache), under ``valgrind --tool=callgrind``, and counts:
+hour on one; the instructions a request runs stay the same for the same code and the same
+games, whatever else the machine does. This calls the site's WSGI application in one process,
+as a gunicorn thread calls it (production settings, a database of its own,
+``farkle_bench_instructions``, and the Redis cache), under ``valgrind --tool=callgrind``, and
+counts:
 
 - ``GET /healthz``;
 - a game action: players playing ten-turn games through the JSON API, as ``bench/api.py``'s do,
   each game's actions interleaved with the others' as a busy process sees them;
 - a fresh browser: ``GET /api/daily/today``, then ``POST /api/daily/today/attempts``.
 
-The counts are the site's process alone (Django, DRF, the drivers of Postgres and Redis), not
-the Postgres or Redis servers, nor gunicorn's parsing of the request. ``--against REV`` counts
-a revision of this repository as well (checked out in a temporary worktree, with a database of
-its own) in the same run, and prints the two side by side with their ratio: how a change moves
-the cost, on a machine too noisy to tell from seconds.
+The counts are the site's process (Django, DRF, the engine, the drivers of Postgres and Redis,
+and the little this harness adds: each request's environ, its JSON, its cookies), not the
+Postgres or Redis servers, nor gunicorn's parsing of the request. Compare counts taken in one
+run: the day's dice (drawn from the date) and the counts asked change the games played.
+``--against REV`` counts a revision of this repository as well (checked out in a temporary
+worktree, with a database of its own) in the same run, and prints the two side by side with
+their ratio: how a change moves the cost, on a machine too noisy to tell from seconds.
 
 Run with ``python bench/instructions.py`` from the repository root (``make bench`` runs it
 last); it needs valgrind (Debian's package ``valgrind``) and says so when it is missing.
@@ -53,6 +56,8 @@ def main() -> None:
     parser.add_argument("--fresh", type=int, default=100, help="fresh browsers counted")
     parser.add_argument("--child", nargs=2, metavar=("SITE", "DATABASE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.requests < 1 or args.fresh < 1:
+        parser.error("--requests and --fresh count one request at least")
     if args.child:
         child(Path(args.child[0]), args.child[1], args.requests, args.fresh)
         return
@@ -60,6 +65,22 @@ def main() -> None:
     if valgrind is None:
         print("bench/instructions.py: not run, valgrind is missing (apt-get install valgrind)")
         return
+    if args.against:
+        # Refused before the first count, not after it.
+        known = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                f"{args.against}^{{commit}}",
+            ],
+            capture_output=True,
+        )
+        if known.returncode != 0:
+            raise SystemExit(f"--against: {args.against!r} is not a commit of this repository")
     server = server_url()
     print(
         f"instructions of the site's process per request (callgrind; Postgres, Redis and "
@@ -91,7 +112,7 @@ def main() -> None:
 def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str, float]:
     """Instructions per request of each phase, for the code in ``site``."""
     # bench/api.py's production environment, imported here only: its module reads nothing else.
-    from api import site_environment
+    from api import migrate, site_environment
 
     name = bench_database(server, suffix)
     database = on_database(server, name)
@@ -100,12 +121,7 @@ def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str
         env = site_environment(database)
         # The same hash seed in every run: a set's order, hence the work, is then the same.
         env["PYTHONHASHSEED"] = "0"
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
-            cwd=site,
-            env=env,
-            check=True,
-        )
+        migrate(env, site)
         with tempfile.TemporaryDirectory() as out:
             result = subprocess.run(
                 [
@@ -130,12 +146,14 @@ def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str
             )
             if result.returncode != 0:
                 raise SystemExit(f"the counted process failed:\n{result.stderr[-4000:]}")
-            # One dump at each marker: the warm-up, then each phase; then the end's own.
+            # One numbered dump at each marker: the warm-up, then each phase (the end's is
+            # written as "counts", unnumbered).
             dumps = sorted(Path(out).glob("counts.*"), key=lambda p: int(p.suffix[1:]))
             if len(dumps) != len(PHASES) + 1:
                 raise SystemExit(
                     f"expected {len(PHASES) + 1} dumps of the counts, got {len(dumps)}: "
-                    f"something else in the process called {MARKER}"
+                    f"something else in the process called {MARKER} (more), or valgrind did "
+                    f"not follow the interpreter (fewer: a wrapper script as {sys.executable}?)"
                 )
             per = {"healthz": args.requests, "action": args.requests, "fresh": args.fresh}
             return {
@@ -173,7 +191,7 @@ def report(counts: dict[str, dict[str, float]]) -> None:
     ratios = [counts[n]["action"] / counts[n]["healthz"] for n in names]
     print(f"{'an action over a healthz':<40}" + "".join(f"{r:>15.2f}" for r in ratios))
     print(
-        "(the same code counts the same to a fraction of a percent from run to run; a ratio "
+        "(the same code, counted twice in one run, agrees within about half a percent; a ratio "
         "below 1: this code runs fewer instructions than the other)"
     )
 
