@@ -8,6 +8,7 @@ from django.core.cache import cache
 from daily import game_cache
 from daily.services import puzzles
 from tests import repository_guard
+from tests.helpers import REDIS, redis_keys_made
 from tests.moments import NOON
 
 
@@ -51,6 +52,15 @@ def _fresh_cache():
     puzzles._known.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def shared_redis(settings):
+    """The throttles counting in the test's Redis, as when several processes share them (a
+    client of it yielded); the counters the test made are deleted afterwards."""
+    settings.CACHE_URL = REDIS
+    with redis_keys_made(REDIS, "farkle:rl:*") as server:
+        yield server
 
 
 @pytest.fixture

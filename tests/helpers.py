@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -17,6 +18,9 @@ from django.test import override_settings
 from drf_spectacular.generators import SchemaGenerator
 
 from daily.models import Attempt
+
+# The test's Redis: the throttles' and the cache's tests, and the Celery worker's broker.
+REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 def race(n: int, work: Callable[[], Any]) -> list:

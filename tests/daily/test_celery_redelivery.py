@@ -19,12 +19,12 @@ from django.conf import settings
 
 from daily.models import Puzzle
 from farkle_site.celery import RECONCILE_EXPIRES, app
+from tests.helpers import REDIS
 from tests.processes import shared_database_url
 
 from .helpers import start_daily
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 def _worker(queue: str, name: str) -> subprocess.Popen:

@@ -14,12 +14,12 @@ from celery import Celery
 from daily.models import Attempt, Puzzle
 from daily.tasks import reconcile_task
 from farkle_site.celery import app
+from tests.helpers import REDIS
 from tests.processes import shared_database_url
 
 from .helpers import start_daily
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.fixture

@@ -14,10 +14,9 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 
 from farkle_site import redis_wire
 from farkle_site.cache import RedisCache
-from tests.helpers import redis_commands_sent
+from tests.helpers import REDIS, redis_commands_sent
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.fixture

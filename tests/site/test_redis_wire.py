@@ -14,16 +14,7 @@ import pytest
 import redis
 
 from farkle_site import ratelimit, redis_wire
-from tests.helpers import redis_commands_sent, redis_keys_made
-
-REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-
-
-@pytest.fixture
-def shared(settings):
-    settings.CACHE_URL = REDIS
-    with redis_keys_made(REDIS, "farkle:rl:test:*") as server:
-        yield server
+from tests.helpers import REDIS, redis_commands_sent
 
 
 def counter() -> str:
@@ -34,9 +25,9 @@ def own_connection():
     return redis_wire._connections.by_url[REDIS]
 
 
-def test_counts_and_reads_as_redis_holds_them(shared):
+def test_counts_and_reads_as_redis_holds_them(shared_redis):
     name = counter()
-    shared.set(f"farkle:rl:{name}:value", b"stored")
+    shared_redis.set(f"farkle:rl:{name}:value", b"stored")
     first = ratelimit.hit_all([(f"{name}:a", 60), (f"{name}:b", 60)], now=1_000_030.0)
     second = ratelimit.read_and_hit_all(
         f"farkle:rl:{name}:value", [(f"{name}:a", 60)], now=1_000_031.0
@@ -44,14 +35,14 @@ def test_counts_and_reads_as_redis_holds_them(shared):
     # Windows of 60 s numbered from the epoch: 1,000,030 falls in window 16,667, 50 s left.
     assert first == [ratelimit.Hit(1, 50.0), ratelimit.Hit(1, 50.0)]
     assert second == (b"stored", [ratelimit.Hit(2, 49.0)])
-    assert int(shared.get(f"farkle:rl:{name}:a:16667")) == 2
-    assert 0 < shared.ttl(f"farkle:rl:{name}:a:16667") <= 61
+    assert int(shared_redis.get(f"farkle:rl:{name}:a:16667")) == 2
+    assert 0 < shared_redis.ttl(f"farkle:rl:{name}:a:16667") <= 61
 
 
-def test_a_server_that_lost_its_scripts_is_sent_the_source(shared, monkeypatch):
+def test_a_server_that_lost_its_scripts_is_sent_the_source(shared_redis, monkeypatch):
     name = counter()
     ratelimit.hit_all([(name, 60)])
-    shared.script_flush()  # as a restarted Redis: it knows no script
+    shared_redis.script_flush()  # as a restarted Redis: it knows no script
     commands = redis_commands_sent(monkeypatch)
     assert ratelimit.hit_all([(name, 60)])[0].count == 2
     assert ratelimit.hit_all([(name, 60)])[0].count == 3
@@ -60,11 +51,11 @@ def test_a_server_that_lost_its_scripts_is_sent_the_source(shared, monkeypatch):
     assert commands == ["EVALSHA", "SCRIPT", "EVALSHA", "EVALSHA"]
 
 
-def test_a_connection_the_server_dropped_is_made_again_and_counts_once(shared, monkeypatch):
+def test_a_connection_the_server_dropped_is_made_again_and_counts_once(shared_redis, monkeypatch):
     name = counter()
     ratelimit.hit_all([(name, 60)])
     host, port = own_connection()._sock.getsockname()[:2]
-    assert shared.client_kill(f"{host}:{port}")
+    assert shared_redis.client_kill(f"{host}:{port}")
     commands = redis_commands_sent(monkeypatch)
     assert ratelimit.hit_all([(name, 60)])[0].count == 2
     # Sent on the dropped connection (never counted), then once more on a new one.
@@ -73,7 +64,7 @@ def test_a_connection_the_server_dropped_is_made_again_and_counts_once(shared, m
 
 
 def test_an_unreachable_server_is_a_connection_error_at_once_then_a_reachable_one_counts(
-    settings, monkeypatch
+    settings, shared_redis, monkeypatch
 ):
     attempts = []
     # Each attempt opens a socket (redis-py's TCP connection, its _connect).
@@ -90,11 +81,10 @@ def test_an_unreachable_server_is_a_connection_error_at_once_then_a_reachable_on
         ratelimit.hit_all([(counter(), 60)])
     assert len(attempts) == 1
     settings.CACHE_URL = REDIS
-    with redis_keys_made(REDIS, "farkle:rl:test:*"):
-        assert ratelimit.hit_all([(counter(), 60)])[0].count == 1
+    assert ratelimit.hit_all([(counter(), 60)])[0].count == 1
 
 
-def test_each_thread_counts_on_a_connection_of_its_own(shared):
+def test_each_thread_counts_on_a_connection_of_its_own(shared_redis):
     name = counter()
     seen = []
 
@@ -113,7 +103,7 @@ def test_each_thread_counts_on_a_connection_of_its_own(shared):
     assert ratelimit.hit_all([(name, 60)])[0].count == 21
 
 
-def test_a_forked_child_makes_a_connection_of_its_own(shared):
+def test_a_forked_child_makes_a_connection_of_its_own(shared_redis):
     name = counter()
     ratelimit.hit_all([(name, 60)])
     parents = own_connection()
@@ -135,23 +125,24 @@ def test_a_forked_child_makes_a_connection_of_its_own(shared):
     assert parents._sock.getsockname() == socket
 
 
-def test_a_reply_later_than_the_socket_timeout_is_dropped_with_its_connection(settings):
+def test_a_reply_later_than_the_socket_timeout_is_dropped_with_its_connection(
+    settings, shared_redis
+):
     # Redis holds writes back while paused: the script's reply comes after the client's
     # timeout. The connection is closed, never read again: the next script gets its own reply.
     url = f"{REDIS}?socket_timeout=0.2"
     settings.CACHE_URL = url
     name = counter()
-    with redis_keys_made(REDIS, "farkle:rl:test:*") as server:
-        assert ratelimit.hit_all([(name, 60)])[0].count == 1
-        server.client_pause(2000, all=False)
-        try:
-            with pytest.raises(redis.TimeoutError):
-                ratelimit.hit_all([(name, 60)])
-            assert not redis_wire._connections.by_url[url].is_connected
-        finally:
-            server.client_unpause()
-        # The timed-out script was dropped with its client, never run: this is the second hit.
-        assert ratelimit.hit_all([(name, 60)])[0].count == 2
+    assert ratelimit.hit_all([(name, 60)])[0].count == 1
+    shared_redis.client_pause(2000, all=False)
+    try:
+        with pytest.raises(redis.TimeoutError):
+            ratelimit.hit_all([(name, 60)])
+        assert not redis_wire._connections.by_url[url].is_connected
+    finally:
+        shared_redis.client_unpause()
+    # The timed-out script was dropped with its client, never run: this is the second hit.
+    assert ratelimit.hit_all([(name, 60)])[0].count == 2
 
 
 class CuttingProxy:
@@ -244,19 +235,18 @@ def proxy():
     proxy.close()
 
 
-def test_a_reply_cut_halfway_on_an_open_connection_is_read_whole_on_a_new_one(proxy):
+def test_a_reply_cut_halfway_on_an_open_connection_is_read_whole_on_a_new_one(shared_redis, proxy):
     name = counter()
-    with redis_keys_made(REDIS, "farkle:rl:test:*"):
-        assert redis_wire.command(proxy.url, "SET", f"farkle:rl:{name}", "stored") == b"OK"
-        assert redis_wire.command(proxy.url, "SET", f"farkle:rl:{name}:b", "other") == b"OK"
-        proxy.marker = f"farkle:rl:{name}:b".encode()
-        # The reply ("$5\r\nother\r\n") arrives as "$", then the connection ends: the open
-        # connection is made again and the command sent once more, its reply read whole.
-        assert redis_wire.command(proxy.url, "GET", f"farkle:rl:{name}:b") == b"other"
-        assert proxy.connections == 2
-        # The next command, on the new connection, reads its own reply.
-        assert redis_wire.command(proxy.url, "GET", f"farkle:rl:{name}") == b"stored"
-        assert proxy.connections == 2
+    assert redis_wire.command(proxy.url, "SET", f"farkle:rl:{name}", "stored") == b"OK"
+    assert redis_wire.command(proxy.url, "SET", f"farkle:rl:{name}:b", "other") == b"OK"
+    proxy.marker = f"farkle:rl:{name}:b".encode()
+    # The reply ("$5\r\nother\r\n") arrives as "$", then the connection ends: the open
+    # connection is made again and the command sent once more, its reply read whole.
+    assert redis_wire.command(proxy.url, "GET", f"farkle:rl:{name}:b") == b"other"
+    assert proxy.connections == 2
+    # The next command, on the new connection, reads its own reply.
+    assert redis_wire.command(proxy.url, "GET", f"farkle:rl:{name}") == b"stored"
+    assert proxy.connections == 2
 
 
 def test_a_reply_cut_on_a_new_connection_is_an_error_then_the_next_command_connects(proxy):

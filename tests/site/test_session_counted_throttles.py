@@ -2,7 +2,6 @@
 (farkle_site.drf.SessionCountedThrottles, issue 15 item 1): one round trip to Redis per action,
 each action counted once on its own player's counter, never on another browser's."""
 
-import os
 import uuid
 
 import pytest
@@ -14,26 +13,24 @@ from rest_framework.views import APIView
 
 from farkle_site import drf, ratelimit
 from tests.daily.helpers import act, start_daily
-from tests.helpers import rates, redis_commands_sent, redis_keys_made
+from tests.helpers import REDIS, rates, redis_commands_sent, redis_keys_made
 from tests.moments import NOON
 
-REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 DAY = NOON.date().isoformat()
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def shared(settings):
+def shared(settings, shared_redis):
     """The production shape's cache: sessions and throttles in the test's Redis (what the test
     made there deleted afterwards), and no session this process has served yet."""
-    settings.CACHE_URL = REDIS
     settings.CACHES = {"default": {"BACKEND": "farkle_site.cache.RedisCache", "LOCATION": REDIS}}
     settings.SESSION_ENGINE = "farkle_site.sessions"
     drf._SESSION_PLAYERS.clear()
-    # The throttles' counters and Django's cache (sessions, the dailies of rolled-back rows).
-    with redis_keys_made(REDIS, "farkle:rl:*", ":1:*") as server:
-        yield server
+    # Django's cache (sessions, the dailies of rolled-back rows), beside the throttles' counters.
+    with redis_keys_made(REDIS, ":1:*"):
+        yield shared_redis
     drf._SESSION_PLAYERS.clear()
 
 

@@ -13,10 +13,9 @@ import pytest
 from django.test import Client
 
 from tests.daily.helpers import play_greedy, post, start_daily
-from tests.helpers import redis_keys_made
+from tests.helpers import REDIS
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 COUNT = """
 import json, django
@@ -51,15 +50,13 @@ def test_processes_share_one_atomic_counter():
     assert sorted(n for seen in counts for n in seen) == list(range(1, 901))
 
 
-def test_with_a_shared_cache_a_throttle_counts_in_redis(settings, db, clock):
-    settings.CACHE_URL = REDIS
-    with redis_keys_made(REDIS, "farkle:rl:*") as server:
-        before = set(server.scan_iter("farkle:rl:*"))
-        client = Client(REMOTE_ADDR="10.9.9.9")
-        response = post(client, "/api/auth/login", {"username": "nobody", "password": "x"})
-        assert response.status_code == 400
-        created = set(server.scan_iter("farkle:rl:*")) - before
-        assert any(b"10.9.9.9" in key for key in created), created
+def test_with_a_shared_cache_a_throttle_counts_in_redis(shared_redis, db, clock):
+    before = set(shared_redis.scan_iter("farkle:rl:*"))
+    client = Client(REMOTE_ADDR="10.9.9.9")
+    response = post(client, "/api/auth/login", {"username": "nobody", "password": "x"})
+    assert response.status_code == 400
+    created = set(shared_redis.scan_iter("farkle:rl:*")) - before
+    assert any(b"10.9.9.9" in key for key in created), created
 
 
 @pytest.mark.django_db
