@@ -14,7 +14,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 
@@ -23,12 +22,18 @@ from farkle_site import redis_wire
 
 class ReusedRedisCacheClient(RedisCacheClient):
     """Django's client, handing out one ``redis.Redis`` per connection pool instead of one per
-    command."""
+    command; and, on one server without options (the site's settings), sending its gets and sets
+    on each thread's own connection (farkle_site/redis_wire.py): every request reads its session
+    with a get, unless its throttles' script reads it, and a fresh browser's first game caches
+    its new session with a set (the midnight rush)."""
 
     def __init__(self, servers: list[str], **options: Any) -> None:
         super().__init__(servers, **options)
         self._clients: dict[int, Any] = {}
         self._making = threading.Lock()
+        # With options (a pool class, a serializer, a parser), Django's client makes the
+        # connections otherwise than a URL alone says: it then sends every command.
+        self._wire = servers[0] if len(servers) == 1 and not options else None
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         """The pool's client, made once, on the pool's first command (the pool picks the server)."""
@@ -44,41 +49,30 @@ class ReusedRedisCacheClient(RedisCacheClient):
                     client = self._clients[id(pool)] = self._client(connection_pool=pool)
         return client
 
-
-class RedisCache(DjangoRedisCache):
-    """``django.core.cache.backends.redis.RedisCache`` with its clients reused, and, on one
-    server without options (the site's settings), its gets and sets sent on each thread's own
-    connection (farkle_site/redis_wire.py): every request reads its session with a get, unless
-    its throttles' script reads it, and a fresh browser's first game caches its new session with
-    a set (the midnight rush)."""
-
-    def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        self._class = ReusedRedisCacheClient
-        # With options (a pool class, a serializer, a parser), Django's client makes the
-        # connections otherwise than a URL alone says: it then sends every command.
-        self._wire = self._servers[0] if len(self._servers) == 1 and not self._options else None
-
-    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+    def get(self, key: Any, default: Any) -> Any:
         if self._wire is None:
-            return super().get(key, default, version)
-        raw = redis_wire.command(self._wire, "GET", self.make_and_validate_key(key, version))
-        return default if raw is None else self._cache._serializer.loads(raw)
+            return super().get(key, default)
+        value = redis_wire.command(self._wire, "GET", key)
+        return default if value is None else self._serializer.loads(value)
 
-    def set(
-        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
-    ) -> None:
+    def set(self, key: Any, value: Any, timeout: int | None) -> None:
         if self._wire is None:
-            return super().set(key, value, timeout, version)
-        key = self.make_and_validate_key(key, version)
-        timeout = self.get_backend_timeout(timeout)
+            return super().set(key, value, timeout)
         # As Django's client: no timeout keeps the key for good, and one of 0 deletes it.
         if timeout == 0:
             redis_wire.command(self._wire, "DEL", key)
             return None
         expiry = () if timeout is None else ("EX", timeout)
-        redis_wire.command(self._wire, "SET", key, self._cache._serializer.dumps(value), *expiry)
+        redis_wire.command(self._wire, "SET", key, self._serializer.dumps(value), *expiry)
         return None
+
+
+class RedisCache(DjangoRedisCache):
+    """``django.core.cache.backends.redis.RedisCache`` with the client above."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = ReusedRedisCacheClient
 
     def shares_server(self, url: str | None) -> bool:
         """Whether this cache is the one Redis server at ``url`` (the throttles' counters)."""
