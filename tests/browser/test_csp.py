@@ -60,3 +60,26 @@ def test_no_page_violates_the_content_security_policy(contexts):
     assert replay.evaluate("window.__cspViolations") == []
     reported = [text for text in console if "Content Security Policy" in text]
     assert reported + [text for text in console if "Permissions-Policy" in text] == []
+
+
+# Seed 000's table of the Farkle risk by dice thrown, for the daily table.
+SEED_RISKS = {6: 0.023, 5: 0.077, 4: 0.157, 3: 0.278, 2: 0.444, 1: 0.667}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rules_risk_bars_are_drawn_under_the_policy(contexts):
+    # The bars were style attributes, which the policy now refuses: drawn as SVG rects instead,
+    # each as long as its risk.
+    context = contexts.new()
+    context.add_init_script(WATCH)
+    page = contexts.watch(context.new_page())
+    page.goto("/rules", wait_until="networkidle")
+    lengths = {}
+    for row in page.locator("section[aria-labelledby=risk-title] tbody tr").all():
+        dice = int(row.locator("td").first.inner_text())
+        track = row.locator("svg.risk-bar").bounding_box()
+        bar = row.locator("svg.risk-bar rect").bounding_box()
+        assert track["width"] > 50, track
+        lengths[dice] = bar["width"] / track["width"]
+    assert lengths == pytest.approx(SEED_RISKS, abs=0.005)
+    assert page.evaluate("window.__cspViolations") == []

@@ -1,5 +1,6 @@
 """Every page carries a Content-Security-Policy without inline script, and a Permissions-Policy;
-no template holds an inline script or an event-handler attribute (issue 10 item 12)."""
+no template holds an inline script, an event-handler attribute or a style attribute (issue 10
+item 12)."""
 
 import re
 from pathlib import Path
@@ -35,12 +36,14 @@ def test_every_page_has_a_csp_without_inline_script_and_a_permissions_policy(cli
         assert policy["frame-ancestors"] == ["'none'"], path
         # Only Swagger UI, which injects a <style> element, may use inline style elements.
         assert ("'unsafe-inline'" in policy["style-src"]) == (path == "/api/docs/"), path
+        # No style attribute either: style-src governs them, with nothing to loosen it.
+        assert "style-src-attr" not in policy and "style-src-elem" not in policy, path
         features = dict(item.split("=") for item in response["Permissions-Policy"].split(", "))
         assert features["camera"] == features["geolocation"] == "()", path
         assert features["microphone"] == features["payment"] == "()", path
 
 
-def test_no_template_has_an_inline_script_or_a_handler_attribute():
+def test_no_template_has_an_inline_script_a_handler_or_a_style_attribute():
     for template in TEMPLATES.rglob("*.html"):
         text = template.read_text()
         for tag in re.findall(r"<script\b[^>]*>", text):
@@ -48,3 +51,4 @@ def test_no_template_has_an_inline_script_or_a_handler_attribute():
         assert not re.search(r"<[^>]*\son[a-z]+\s*=", text), template
         assert "javascript:" not in text, template
         assert "<style" not in text, template
+        assert not re.search(r"<[^>]*\sstyle\s*=", text), template
