@@ -86,7 +86,7 @@ def site_environment(database: str) -> dict[str, str]:
         FARKLE_SEED_SECRET="api-benchmark-seed",
         ALLOWED_HOSTS=HOST,
         CELERY_BROKER_URL="",
-        CACHE_URL=os.environ.get("BENCH_CACHE_URL") or "redis://127.0.0.1:6379/13",
+        CACHE_URL=bench_cache_url(),
         THROTTLE_ATTEMPT_START="100000/minute",
         THROTTLE_ATTEMPT_ACT="100000/minute",
         THROTTLE_GUEST_START="100000/minute",
@@ -96,6 +96,24 @@ def site_environment(database: str) -> dict[str, str]:
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
     )
     return env
+
+
+def bench_cache_url() -> str:
+    """The Redis database the benchmarks' sites share their cache in: one of the benchmarks' own,
+    which ``empty_cache`` empties."""
+    return os.environ.get("BENCH_CACHE_URL") or "redis://127.0.0.1:6379/13"
+
+
+def empty_cache() -> None:
+    """Empty the benchmarks' Redis database: a run leaves there thousands of sessions kept a year
+    (SESSION_COOKIE_AGE) and throttle counters, which nothing else would ever delete."""
+    import redis
+
+    client = redis.Redis.from_url(bench_cache_url())
+    try:
+        client.flushdb()
+    finally:
+        client.close()
 
 
 def migrate(env: dict[str, str], site: Path = ROOT) -> None:
@@ -670,6 +688,7 @@ def main() -> None:
                 site.stop()
     finally:
         recreate_database(server, name, drop_only=True)
+        empty_cache()
 
 
 def run(site: Server, database: str, args: argparse.Namespace) -> None:

@@ -112,7 +112,7 @@ def main() -> None:
 def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str, float]:
     """Instructions per request of each phase, for the code in ``site``."""
     # bench/api.py's production environment, imported here only: its module reads nothing else.
-    from api import migrate, site_environment
+    from api import empty_cache, migrate, site_environment
 
     name = bench_database(server, suffix)
     database = on_database(server, name)
@@ -162,6 +162,7 @@ def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str
             }
     finally:
         recreate_database(server, name, drop_only=True)
+        empty_cache()
 
 
 def _total(dump: Path) -> int:

@@ -325,15 +325,18 @@ def reads(puzzle, players: int, rng: random.Random) -> dict[str, Callable[[], ob
 def http_reads(days: list, sizes: list[int], rng: random.Random):
     """The page over real HTTP: gunicorn serving the site as the Procfile does (bench/api.py's
     server, production settings), one keep-alive client; yields (name, per-day functions)."""
-    from api import Server, site_environment
+    from api import Server, empty_cache, site_environment
     from django.conf import settings
 
     # setup_django pointed DATABASE_URL at the benchmark's database; the sessions made here are
     # signed with this process's secret key, which the server must share.
     env = site_environment(os.environ["DATABASE_URL"])
     env.update(SECRET_KEY=settings.SECRET_KEY, FARKLE_SEED_SECRET=settings.FARKLE_SEED_SECRET)
-    with tempfile.TemporaryFile() as log:
-        yield from _http_reads(Server(env, workers=2, threads=4, log=log), days, sizes, rng)
+    try:
+        with tempfile.TemporaryFile() as log:
+            yield from _http_reads(Server(env, workers=2, threads=4, log=log), days, sizes, rng)
+    finally:
+        empty_cache()
 
 
 def _http_reads(server, days: list, sizes: list[int], rng: random.Random):
