@@ -234,7 +234,13 @@ class Browser:
         def start_response(status, headers, exc_info=None):
             answer["status"], answer["headers"] = int(status.split()[0]), headers
 
-        data = b"".join(self.application(environ, start_response))
+        response = self.application(environ, start_response)
+        try:
+            data = b"".join(response)
+        finally:
+            # As a WSGI server does (PEP 3333): Django's request_finished runs there, which closes
+            # an obsolete connection and re-arms the database's health check for the next request.
+            response.close()
         for name, value in answer["headers"]:
             if name.lower() == "set-cookie":
                 key, _, rest = value.partition("=")
