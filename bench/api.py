@@ -72,7 +72,8 @@ def free_port() -> int:
 def site_environment(database: str) -> dict[str, str]:
     """Production settings with throwaway secrets, no broker, the shared Redis cache that several
     processes use (throttles, sessions), and throttles one address can pass (every simulated
-    player comes from 127.0.0.1)."""
+    player comes from 127.0.0.1). The cache's database is claimed for the benchmarks here."""
+    claim_cache()
     env = {
         key: value
         for key, value in os.environ.items()
@@ -99,19 +100,46 @@ def site_environment(database: str) -> dict[str, str]:
 
 
 def bench_cache_url() -> str:
-    """The Redis database the benchmarks' sites share their cache in: one of the benchmarks' own,
-    which ``empty_cache`` empties."""
+    """The Redis database the benchmarks' sites share their cache in: one of the benchmarks' own
+    (``claim_cache`` refuses any other), which ``empty_cache`` empties."""
     return os.environ.get("BENCH_CACHE_URL") or "redis://127.0.0.1:6379/13"
 
 
-def empty_cache() -> None:
-    """Empty the benchmarks' Redis database: a run leaves there thousands of sessions kept a year
-    (SESSION_COOKIE_AGE) and throttle counters, which nothing else would ever delete."""
+# Set in the benchmarks' Redis database while a bench uses it: a database holding keys without
+# it is someone else's, and is neither used nor emptied.
+CACHE_MARK = "farkle:bench:cache"
+
+
+def claim_cache() -> None:
+    """Refuse a cache database that holds anything but the benchmarks' keys, then mark it."""
     import redis
 
     client = redis.Redis.from_url(bench_cache_url())
     try:
-        client.flushdb()
+        keys = client.dbsize()
+        if keys and not client.exists(CACHE_MARK):
+            raise SystemExit(
+                f"the benchmarks' Redis database {bench_cache_url()} holds keys that are not "
+                f"theirs ({keys}), and each bench empties it when it ends: name an empty database "
+                f"in BENCH_CACHE_URL (or empty that one, if it is only an older bench's leftovers)"
+            )
+        client.set(CACHE_MARK, "1")
+    finally:
+        client.close()
+
+
+def empty_cache() -> None:
+    """Empty the benchmarks' Redis database, if it bears their mark: a run leaves there thousands
+    of sessions kept a year (SESSION_COOKIE_AGE) and throttle counters, which nothing else would
+    ever delete. A Redis that cannot be reached is reported, not raised over the bench's error."""
+    import redis
+
+    client = redis.Redis.from_url(bench_cache_url())
+    try:
+        if client.exists(CACHE_MARK):
+            client.flushdb()
+    except redis.RedisError as error:
+        print(f"the benchmarks' Redis database was not emptied: {error}", file=sys.stderr)
     finally:
         client.close()
 
@@ -687,8 +715,10 @@ def main() -> None:
             finally:
                 site.stop()
     finally:
-        recreate_database(server, name, drop_only=True)
-        empty_cache()
+        try:
+            recreate_database(server, name, drop_only=True)
+        finally:
+            empty_cache()
 
 
 def run(site: Server, database: str, args: argparse.Namespace) -> None:

@@ -161,8 +161,10 @@ def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str
                 for phase, dump in zip(PHASES, dumps[1:], strict=True)
             }
     finally:
-        recreate_database(server, name, drop_only=True)
-        empty_cache()
+        try:
+            recreate_database(server, name, drop_only=True)
+        finally:
+            empty_cache()
 
 
 def _total(dump: Path) -> int:
@@ -238,8 +240,8 @@ class Browser:
         try:
             data = b"".join(response)
         finally:
-            # As a WSGI server does (PEP 3333): Django's request_finished runs there, which closes
-            # an obsolete connection and re-arms the database's health check for the next request.
+            # As a WSGI server does (PEP 3333): Django's request_finished runs there (closing an
+            # obsolete database connection, closing the caches), which a real request pays for.
             response.close()
         for name, value in answer["headers"]:
             if name.lower() == "set-cookie":

@@ -11,6 +11,7 @@ beside it, prints the issue's targets in a final table, then drops the database.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import math
@@ -452,8 +453,10 @@ def run(sizes: list[int], runs: int, rng: random.Random) -> None:
 
     for name, target in READS:
         show(name, target, measure([fns[name] for fns in measures], runs))
-    for (name, fns), (_, target) in zip(http_reads(days, sizes, rng), HTTP_READS, strict=True):
-        show(name, target, measure(fns, runs))
+    # Closed however the loop ends: its finally stops the server and empties the cache.
+    with contextlib.closing(http_reads(days, sizes, rng)) as reads:
+        for (name, fns), (_, target) in zip(reads, HTTP_READS, strict=True):
+            show(name, target, measure(fns, runs))
     contrast(days[-1], sizes[-1], rng)
     print(
         "(targets are p99, docs/performance.md; a ratio below 1 meets the target; growth: the "

@@ -12,6 +12,7 @@ from challenges.services import challenge_create
 from daily.services.players import player_create
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
 PAGES = ["/", "/leaderboard", "/daily/2026-11-28", "/me", "/rules", "/verify", "/c/"]
 PAGES += ["/challenges/new", "/no-such-page", "/api/docs/", "/api/daily/today", "/healthz"]
 
@@ -52,3 +53,12 @@ def test_no_template_has_an_inline_script_a_handler_or_a_style_attribute():
         assert "javascript:" not in text, template
         assert "<style" not in text, template
         assert not re.search(r"<[^>]*\sstyle\s*=", text), template
+
+
+def test_no_script_writes_a_style_attribute():
+    # A script may set element.style (the CSS object model, which the policy allows), never the
+    # attribute, nor markup holding one.
+    for script in SCRIPTS.rglob("*.js"):
+        text = script.read_text()
+        assert not re.search(r"setAttribute\(\s*[\"']style[\"']", text), script
+        assert not re.search(r"\sstyle\s*=\s*[\\\"']", text), script

@@ -179,6 +179,8 @@ def test_rules_in_french_translate_groups_and_group_numbers(client):
 
     assert '<td>deux brelans</td><td class="r num"><strong>2\xa0500</strong>' in content
     assert "2,31 %" in content
+    # The risk bar's length is an SVG attribute: a number with a point in any language.
+    assert re.search(r'<rect width="2\.31\d*%"', content)
     assert "<strong>5\xa0936</strong>" in content
 
 
