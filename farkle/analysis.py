@@ -383,32 +383,39 @@ class Advice:
 
 
 def coach(game: Game, solution: Solution | None = None) -> Advice | None:
-    """Advice for the decision ``game`` waits for; None once it is finished."""
+    """Advice for the decision ``game`` waits for; None once it is finished. Under house rules
+    it advises by the game-level values the analysis grades by, in the game's state now: a
+    turn-level best could be a bank the entry minimum refuses, or a risk the penalty makes
+    dearer."""
     if game.finished:
         return None
-    solution = solution or solution_for(game.table)
+    values: _Values
+    if game.rules.off:
+        values = _TurnValues(solution or solution_for(game.table))
+    else:
+        state = (TURNS - game.turn + 1, game.opened, game.farkles_in_row)
+        values = _GameValues(game_solution(game.table, game.rules), state)
     tp = game.turn_points
     if game.state != AWAITING_KEEP:
-        roll = solution.roll_value(tp, game.in_hand, game.sets)
+        roll = values.roll(tp, game.in_hand, game.sets)
         return Advice(tp, (), "roll", roll, roll, None, ())
     options = []
     for option in game.keep_options():
         total = tp + option.points
-        roll = solution.roll_value(total, *option.hand)
-        then, expected = _best_then(_TurnValues(solution), tp, option)
+        then, expected = _best_then(values, tp, option)
         options.append(
             KeepAdvice(
                 positions=option.positions,
                 dice=option.dice,
                 points=option.points,
                 dice_left=option.dice_left,
-                roll=roll,
-                bank=float(total) if option.may_bank else None,
+                roll=values.roll(total, *option.hand),
+                bank=values.bank(total) if option.may_bank and values.may_bank(total) else None,
                 then=then,
                 expected=expected,
             )
         )
-    found = solution.best(tp, game.dice, game.sets)
+    found = values.best(tp, game.turns[-1].throws[-1])
     assert found is not None
     top = next(o for o in options if o.positions == found.positions)
     return Advice(tp, top.positions, top.then, top.expected, top.roll, top.bank, tuple(options))
