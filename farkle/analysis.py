@@ -383,39 +383,32 @@ class Advice:
 
 
 def coach(game: Game, solution: Solution | None = None) -> Advice | None:
-    """Advice for the decision ``game`` waits for; None once it is finished. Under house rules
-    it advises by the game-level values the analysis grades by, in the game's state now: a
-    turn-level best could be a bank the entry minimum refuses, or a risk the penalty makes
-    dearer."""
+    """Advice for the decision ``game`` waits for; None once it is finished."""
     if game.finished:
         return None
-    values: _Values
-    if game.rules.off:
-        values = _TurnValues(solution or solution_for(game.table))
-    else:
-        state = (TURNS - game.turn + 1, game.opened, game.farkles_in_row)
-        values = _GameValues(game_solution(game.table, game.rules), state)
+    solution = solution or solution_for(game.table)
     tp = game.turn_points
     if game.state != AWAITING_KEEP:
-        roll = values.roll(tp, game.in_hand, game.sets)
+        roll = solution.roll_value(tp, game.in_hand, game.sets)
         return Advice(tp, (), "roll", roll, roll, None, ())
     options = []
     for option in game.keep_options():
         total = tp + option.points
-        then, expected = _best_then(values, tp, option)
+        roll = solution.roll_value(total, *option.hand)
+        then, expected = _best_then(_TurnValues(solution), tp, option)
         options.append(
             KeepAdvice(
                 positions=option.positions,
                 dice=option.dice,
                 points=option.points,
                 dice_left=option.dice_left,
-                roll=values.roll(total, *option.hand),
-                bank=values.bank(total) if option.may_bank and values.may_bank(total) else None,
+                roll=roll,
+                bank=float(total) if option.may_bank else None,
                 then=then,
                 expected=expected,
             )
         )
-    found = values.best(tp, game.turns[-1].throws[-1])
+    found = solution.best(tp, game.dice, game.sets)
     assert found is not None
     top = next(o for o in options if o.positions == found.positions)
     return Advice(tp, top.positions, top.then, top.expected, top.roll, top.bank, tuple(options))
