@@ -35,15 +35,26 @@ class ReusedRedisCacheClient(RedisCacheClient):
         # connections otherwise than a URL alone says: it then sends every command.
         self._wire = servers[0] if len(servers) == 1 and not options else None
 
+    def _get_connection_pool(self, write: bool) -> Any:
+        # Django makes a missing pool without a lock: two threads' first commands could each
+        # make one, the second replacing the first, and each pool then get a client of its own.
+        index = self._get_connection_pool_index(write)
+        pool = self._pools.get(index)
+        if pool is None:
+            with self._making:
+                pool = self._pools.get(index)
+                if pool is None:
+                    pool = self._pools[index] = self._pool_class.from_url(
+                        self._servers[index], **self._pool_options
+                    )
+        return pool
+
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         """The pool's client, made once, on the pool's first command (the pool picks the server)."""
         pool = self._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:
             with self._making:
-                # Asked again under the lock: Django makes its pools without one, so a racing
-                # thread's pool may have replaced this one, and its client be made already.
-                pool = self._get_connection_pool(write)
                 client = self._clients.get(id(pool))
                 if client is None:
                     client = self._clients[id(pool)] = self._client(connection_pool=pool)

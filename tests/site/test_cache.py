@@ -6,6 +6,7 @@ import sys
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import redis
@@ -76,6 +77,26 @@ def test_django_alone_builds_a_client_per_command(constructions, caches):
     # Why farkle_site/cache.py exists: should Django stop doing this, the class can go.
     assert commands(caches(DjangoRedisCache)) == EXPECTED
     assert len(constructions) >= 10
+
+
+def test_a_pool_is_made_under_the_clients_lock(caches, monkeypatch):
+    # Django makes a missing pool without a lock: two threads' first commands could each make
+    # one, and the threads then get two clients (the test below saw it once in a while).
+    cache = caches(RedisCache)
+    client = cache._cache
+    made_locked = []
+    pool_class = client._pool_class
+
+    def from_url(*args, **kwargs):
+        made_locked.append(client._making.locked())
+        return pool_class.from_url(*args, **kwargs)
+
+    monkeypatch.setattr(client, "_pool_class", SimpleNamespace(from_url=from_url))
+    key = f"test:cache:{uuid.uuid4().hex}"
+    # Commands that take the pool's client (a get and a set go on the thread's own connection).
+    assert cache.add(key, 1, 60) and cache.incr(key) == 2
+    cache.delete(key)
+    assert made_locked == [True]
 
 
 def test_threads_share_the_client_and_keep_their_answers(constructions, caches):
