@@ -38,16 +38,11 @@ class ReusedRedisCacheClient(RedisCacheClient):
     def _get_connection_pool(self, write: bool) -> Any:
         # Django makes a missing pool without a lock: two threads' first commands could each
         # make one, the second replacing the first, and each pool then get a client of its own.
-        index = self._get_connection_pool_index(write)
-        pool = self._pools.get(index)
-        if pool is None:
-            with self._making:
-                pool = self._pools.get(index)
-                if pool is None:
-                    pool = self._pools[index] = self._pool_class.from_url(
-                        self._servers[index], **self._pool_options
-                    )
-        return pool
+        pool = self._pools.get(self._get_connection_pool_index(write))
+        if pool is not None:
+            return pool
+        with self._making:
+            return super()._get_connection_pool(write)
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         """The pool's client, made once, on the pool's first command (the pool picks the server)."""

@@ -57,8 +57,8 @@ def test_no_template_has_an_inline_script_a_handler_or_a_style_attribute():
 
 def test_no_script_writes_a_style_attribute():
     # A script may set element.style (the CSS object model, which the policy allows), never the
-    # attribute, nor markup holding one.
+    # attribute, nor markup holding one (a tag in a string, as the templates are checked).
     for script in SCRIPTS.rglob("*.js"):
         text = script.read_text()
         assert not re.search(r"setAttribute\(\s*[\"']style[\"']", text), script
-        assert not re.search(r"\sstyle\s*=\s*[\\\"']", text), script
+        assert not re.search(r"<[a-z][^>]*\sstyle\s*=", text), script
