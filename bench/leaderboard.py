@@ -454,8 +454,8 @@ def run(sizes: list[int], runs: int, rng: random.Random) -> None:
     for name, target in READS:
         show(name, target, measure([fns[name] for fns in measures], runs))
     # Closed however the loop ends: its finally stops the server and empties the cache.
-    with contextlib.closing(http_reads(days, sizes, rng)) as reads:
-        for (name, fns), (_, target) in zip(reads, HTTP_READS, strict=True):
+    with contextlib.closing(http_reads(days, sizes, rng)) as over_http:
+        for (name, fns), (_, target) in zip(over_http, HTTP_READS, strict=True):
             show(name, target, measure(fns, runs))
     contrast(days[-1], sizes[-1], rng)
     print(
