@@ -4,13 +4,14 @@ import os
 import subprocess
 import sys
 import uuid
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import redis
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, CacheKeyWarning
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 
 from farkle_site import redis_wire
@@ -194,3 +195,31 @@ def test_a_cache_with_options_sends_every_command_through_djangos_client(caches,
     assert calls == ["SET", "GET", "DEL"]
     for pool in cache._cache._pools.values():
         pool.disconnect()
+
+
+def _memcached_would_refuse() -> str:
+    # A space, and longer than memcached's 250 characters.
+    return f"test:cache:{uuid.uuid4().hex} with a space:" + "x" * 250
+
+
+def test_a_key_memcached_would_refuse_is_stored_without_a_warning(caches):
+    cache = caches(RedisCache)
+    key = _memcached_would_refuse()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cache.set(key, 1, 60)
+        assert cache.get(key) == 1
+        cache.delete(key)
+
+
+def test_djangos_backend_checks_every_key_for_memcached(caches):
+    cache = caches(DjangoRedisCache)
+    key = _memcached_would_refuse()
+
+    with pytest.warns(CacheKeyWarning):
+        cache.set(key, 1, 60)
+    with pytest.warns(CacheKeyWarning):
+        assert cache.get(key) == 1
+    with pytest.warns(CacheKeyWarning):
+        cache.delete(key)
