@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 import farkle
+from challenges import solutions
 from challenges.codes import code_generate
 from challenges.models import Challenge
 from daily.models import TURN_SECONDS, Player, Puzzle
@@ -87,9 +88,12 @@ def challenge_create(
                     ends_at=expires_at,
                     closes_at=expires_at,
                 )
-                return Challenge.objects.create(
+                challenge = Challenge.objects.create(
                     puzzle=puzzle, creator=creator, title=title, created_at=now
                 )
+                # Its optimal player, solved by a worker before anyone finishes a game.
+                solutions.solve_later(puzzle.rules(), table)
+                return challenge
         except IntegrityError:
             continue
     raise RuntimeError("No free challenge code in 10 draws.")

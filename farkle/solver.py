@@ -20,15 +20,18 @@ from __future__ import annotations
 import array
 import hashlib
 import json
+import logging
 import lzma
 import sys
+import threading
+import zlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property, reduce
 from math import gcd
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .outcomes import throws
 from .tables import (
@@ -56,6 +59,8 @@ VALUES_FILE = "solutions.f64.xz"
 HOUSE_PARS_FILE = "house_pars.json"
 # Changes when the meaning of the stored numbers changes.
 FORMAT = 1
+
+logger = logging.getLogger(__name__)
 
 # After a throw: the next hand, the units gained, and whether banking is allowed there.
 Option = tuple[Hand, int, bool]
@@ -319,7 +324,7 @@ def write(directory: Path = DATA) -> None:
     # The house pars build on the stored turn solutions just written.
     stored.cache_clear()
     solve.cache_clear()
-    game_solution.cache_clear()
+    forget_game_solutions()
     if directory == DATA:
         (directory / HOUSE_PARS_FILE).write_text(house_pars_text())
 
@@ -496,12 +501,158 @@ def solve_game(
     )
 
 
-@cache
+class SharedStore(Protocol):
+    """Bytes kept under a key for every process of a deployment (the site's cache): where game
+    solutions solved once are found by the others. Either may fail; nothing is then shared."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def set(self, key: str, value: bytes) -> None: ...
+
+
+# The game solutions this process solved or was given, and the store that shares them (the site
+# sets one; the engine alone solves in each process).
+_games: dict[tuple[str, str, HouseRules], GameSolution] = {}
+_solving: defaultdict[tuple[str, str, HouseRules], threading.Lock] = defaultdict(threading.Lock)
+_games_lock = threading.Lock()
+_shared: SharedStore | None = None
+
+
+def share_game_solutions(store: SharedStore | None) -> None:
+    """Find the game solutions other processes solved in ``store``, and put each solved here
+    there (None: solve each in this process, as without a store)."""
+    global _shared
+    _shared = store
+
+
+def forget_game_solutions() -> None:
+    """Drop this process's game solutions (the store keeps its own)."""
+    with _games_lock:
+        _games.clear()
+        _solving.clear()
+
+
 def game_solution(
     table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES
 ) -> GameSolution:
-    """The ten-turn game's solution under ``rules`` (seconds: computed once per process)."""
-    return solve_game(table, rules)
+    """The ten-turn game's solution under ``rules``: solved once for every process sharing a
+    store (seconds: up to 7 for the slowest table and rules), found there by the others in
+    milliseconds, and kept in each process that needed it."""
+    t = get_table(table)
+    key = (t.id, fingerprint(t), rules)
+    found = _games.get(key)
+    if found is not None:
+        return found
+    with _games_lock:
+        lock = _solving[key]
+    # One thread solves; the others of this process wait for its solution, not a solve each.
+    with lock:
+        found = _games.get(key)
+        if found is None:
+            found = _shared_game(t, rules)
+            if found is None:
+                found = solve_game(t, rules)
+                _share_game(found)
+            _games[key] = found
+    return found
+
+
+def game_solution_key(table: Table, rules: HouseRules) -> str:
+    """The store's key of a game solution: the table's rules, the house rules and the format."""
+    return f"farkle:game-solution:{FORMAT}:{fingerprint(table)}:{house_key(rules)}:{DEFAULT_CAP}"
+
+
+def _shared_game(table: Table, rules: HouseRules) -> GameSolution | None:
+    store = _shared
+    if store is None:
+        return None
+    try:
+        packed = store.get(game_solution_key(table, rules))
+    except Exception as error:  # a store that fails is a store without it
+        logger.warning("Reading a shared game solution failed: %r", error)
+        return None
+    return None if packed is None else decode_game(packed, table, rules)
+
+
+def _share_game(found: GameSolution) -> None:
+    store = _shared
+    if store is None:
+        return
+    try:
+        store.set(game_solution_key(found.solution.table, found.rules), encode_game(found))
+    except Exception as error:
+        logger.warning("Sharing a game solution failed: %r", error)
+
+
+def encode_game(found: GameSolution) -> bytes:
+    """A game solution as bytes: a JSON line of its states and their end values, then every
+    throw value, state by state and hand by hand, as little-endian doubles, compressed."""
+    states = sorted(found.roll)
+    hands = sorted(found.solution.roll)
+    head = {
+        "format": FORMAT,
+        "fingerprint": fingerprint(found.solution.table),
+        "rules": house_key(found.rules),
+        "turns": found.turns,
+        "states": [list(state) for state in states],
+        "hands": [[dice, [list(s) for s in sets]] for dice, sets in hands],
+        "start": [[list(state), value] for state, value in found.start.items()],
+        "bank": [found.bank[state] for state in states],
+        "farkle": [found.farkle[state] for state in states],
+    }
+    values = array.array("d")
+    for state in states:
+        for hand in hands:
+            values.extend(found.roll[state][hand])
+    if sys.byteorder == "big":
+        values.byteswap()
+    return json.dumps(head).encode() + b"\n" + zlib.compress(values.tobytes(), 1)
+
+
+def decode_game(packed: bytes, table: Table, rules: HouseRules) -> GameSolution | None:
+    """The game solution ``encode_game`` made for ``table`` and ``rules``; None when the bytes
+    are of another table, rules or format, or do not hold what their head says."""
+    try:
+        line, _, compressed = packed.partition(b"\n")
+        head = json.loads(line)
+        if (head["format"], head["fingerprint"], head["rules"]) != (
+            FORMAT,
+            fingerprint(table),
+            house_key(rules),
+        ):
+            return None
+        solution = solve(table)
+        values = array.array("d")
+        values.frombytes(zlib.decompress(compressed))
+        if sys.byteorder == "big":
+            values.byteswap()
+        states = [(t, bool(opened), row) for t, opened, row in head["states"]]
+        hands = [(dice, tuple((f, c) for f, c in sets)) for dice, sets in head["hands"]]
+        size = solution.cap_units + 1
+        if hands != sorted(solution.roll) or len(values) != len(states) * len(hands) * size:
+            return None
+        roll, at = {}, 0
+        for state in states:
+            roll[state] = {}
+            for hand in hands:
+                roll[state][hand] = values[at : at + size].tolist()
+                at += size
+        found = GameSolution(
+            solution=solution,
+            rules=rules,
+            turns=head["turns"],
+            start={(t, bool(o), r): v for (t, o, r), v in head["start"]},
+            roll=roll,
+            bank=dict(zip(states, head["bank"], strict=True)),
+            farkle=dict(zip(states, head["farkle"], strict=True)),
+        )
+    except (ValueError, KeyError, TypeError, zlib.error):
+        return None
+    # The stored par, where there is one, is what this process would solve.
+    stored = stored_house_pars().get(table.id, {}).get(house_key(rules))
+    if TABLES.get(table.id) is table and stored is not None and found.par != stored:
+        return None
+    return found
 
 
 def game_par(table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES) -> float:

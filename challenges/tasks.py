@@ -1,0 +1,17 @@
+"""Celery tasks of challenges: solving a ruled challenge's game off the request path."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from farkle import solver
+from farkle.tables import HouseRules
+
+
+@shared_task(name="challenges.solve_house_rules")
+def solve_house_rules_task(table: str, entry_minimum: int, farkle_penalty: int) -> dict:
+    """Solve the ten-turn game of ``table`` under these house rules into the shared cache
+    (challenges/solutions.py); nothing to do when it is there already. Safe to run again."""
+    rules = HouseRules(entry_minimum=entry_minimum, farkle_penalty=farkle_penalty)
+    found = solver.game_solution(table, rules)
+    return {"table": table, "rules": solver.house_key(rules), "par": found.par}
