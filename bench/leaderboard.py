@@ -468,7 +468,8 @@ def run(sizes: list[int], runs: int, rng: random.Random) -> None:
         f"foresight; {closing['ranked']:,} ranked): closed and final after "
         f"{closing['close']:.1f} s (a reader saw it final after {closing['final']:.1f} s); "
         f"beside it, {closing['read runs']:,} rank reads and {closing['act runs']:,} actions "
-        "in processes of their own",
+        "in processes of their own; the same probes' worst for 3 s before the close: a read "
+        f"{closing['read worst before']:.1f} ms, an action {closing['act worst before']:.1f} ms",
         flush=True,
     )
     summary(results, sizes, closing)
@@ -504,6 +505,7 @@ def summary(results: dict[str, list[list[float]]], sizes: list[int], closing: di
         (f"close of the {biggest}-attempt day (s)", closing["close"], 10.0),
         ("worst rank read during the close (ms)", closing["read worst"], 100.0),
         ("worst action on today's game during the close (ms)", closing["act worst"], 100.0),
+        ("longest lock wait of a read or an action, close (ms)", closing["lock wait"], 100.0),
     ]
     print(f"{'measure':<56}{'value':>10}{'target':>10}{'ratio':>8}  met")
     for name, value, target in rows:
@@ -604,11 +606,14 @@ def leave_unfinished(puzzle, rng: random.Random) -> int:
     return len(ids)
 
 
-def _probe(
-    kind: str, puzzle_id: int, late_id: int, ranked: list[int], stop, worst, runs, final
-) -> None:
+# The probes' phases: measuring beside no close, then beside the close, then done.
+BEFORE, DURING, DONE = 0, 1, 2
+
+
+def _probe(kind: str, puzzle_id: int, late_id: int, ranked: list[int], phase, worst, runs, final):
     """A reader of ranks or a player acting on today's game, in a process of its own (a web
-    worker's, as in production: the close runs in a Celery worker), until ``stop`` is set."""
+    worker's, as in production: the close runs in a Celery worker), until the phase is DONE;
+    its worst latency before the close and during it (``worst[BEFORE]``, ``worst[DURING]``)."""
     from django.db import connection
     from django.db.models import F
     from django.utils import timezone
@@ -618,6 +623,9 @@ def _probe(
 
     puzzle = Puzzle.objects.get(pk=puzzle_id)
     pick = random.Random(kind)
+    with connection.cursor() as cursor:
+        # Named for the lock watcher (_lock_watch).
+        cursor.execute("SELECT set_config('application_name', %s, false)", [f"probe-{kind}"])
 
     def read_rank() -> None:
         player_standing(puzzle=puzzle, player=Player(pk=pick.choice(ranked), display_name="x"))
@@ -633,13 +641,42 @@ def _probe(
 
     fn = read_rank if kind == "read" else act
     try:
-        while not stop.is_set():
+        while (now := phase.value) != DONE:
             begin = time.perf_counter()
             fn()
-            worst.value = max(worst.value, (time.perf_counter() - begin) * 1000)
-            runs.value += 1
+            worst[now] = max(worst[now], (time.perf_counter() - begin) * 1000)
+            if now == DURING:
+                runs.value += 1
             # Paced like a busy site rather than a spin loop that would starve the close.
             time.sleep(0.005)
+    finally:
+        connection.close()
+
+
+def _lock_watch(phase, longest) -> None:
+    """While the close runs, sample every 2 ms what the probes' Postgres sessions wait on, and
+    keep the longest run of samples in which one waited for a lock (``longest``, ms): what the
+    close's locks cost them, apart from the machine's CPU and disk."""
+    from django.db import connection
+
+    since: dict[str, float] = {}
+    try:
+        with connection.cursor() as cursor:
+            while (now := phase.value) != DONE:
+                if now == DURING:
+                    cursor.execute(
+                        "SELECT application_name, wait_event_type = 'Lock' FROM pg_stat_activity "
+                        "WHERE application_name LIKE %s",
+                        ["probe-%"],
+                    )
+                    at = time.perf_counter()
+                    for name, waiting in cursor.fetchall():
+                        if not waiting:
+                            since.pop(name, None)
+                            continue
+                        began = since.setdefault(name, at)
+                        longest.value = max(longest.value, (at - began) * 1000 + 2)
+                time.sleep(0.002)
     finally:
         connection.close()
 
@@ -676,35 +713,43 @@ def close(puzzle, today: datetime.date, rng: random.Random) -> dict[str, float]:
     # No connection crosses the fork: each probe opens its own.
     connections.close_all()
     context = multiprocessing.get_context("fork")
-    stop = context.Event()
+    phase = context.Value("i", BEFORE)
     final = context.Value("d", 0.0)
+    longest_lock = context.Value("d", 0.0)
     probes = {}
     for kind in ("read", "act"):
-        worst, runs = context.Value("d", 0.0), context.Value("i", 0)
+        worst, runs = context.Array("d", [0.0, 0.0]), context.Value("i", 0)
         process = context.Process(
             target=_probe,
-            args=(kind, puzzle.pk, late.pk, ranked, stop, worst, runs, final),
+            args=(kind, puzzle.pk, late.pk, ranked, phase, worst, runs, final),
             daemon=True,
         )
         process.start()
         probes[kind] = (process, worst, runs)
-    time.sleep(1.0)
+    watcher = context.Process(target=_lock_watch, args=(phase, longest_lock), daemon=True)
+    watcher.start()
+    # The probes' worst beside no close, the machine's own noise (its disk's fsync above all).
+    time.sleep(3.0)
+    phase.value = DURING
     start = time.perf_counter()
     closed = puzzle_close(puzzle_id=puzzle.pk, now=timezone.now())
     elapsed = time.perf_counter() - start
     time.sleep(0.5)
-    stop.set()
-    for process, _, _ in probes.values():
+    phase.value = DONE
+    for process in [*(p for p, _, _ in probes.values()), watcher]:
         process.join()
     return {
         "finalised": closed.finalised,
         "ranked": closed.players,
         "final": (final.value - start) if final.value else math.nan,
         "close": elapsed,
-        "read worst": probes["read"][1].value,
+        "read worst": probes["read"][1][DURING],
+        "read worst before": probes["read"][1][BEFORE],
         "read runs": probes["read"][2].value,
-        "act worst": probes["act"][1].value,
+        "act worst": probes["act"][1][DURING],
+        "act worst before": probes["act"][1][BEFORE],
         "act runs": probes["act"][2].value,
+        "lock wait": longest_lock.value,
     }
 
 
