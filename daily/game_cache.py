@@ -112,8 +112,6 @@ def _copy(attempt: Attempt) -> Attempt:
     copied_state.__dict__.update(state.__dict__)
     if "fields_cache" in state.__dict__:
         copied_state.fields_cache = state.fields_cache.copy()
-    # As Django's: managers cached on the instance are made again on use.
-    copied_state.__dict__.pop("related_managers_cache", None)
     copied = object.__new__(type(attempt))
     copied.__dict__.update(attempt.__dict__)
     copied._state = copied_state

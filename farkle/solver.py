@@ -454,8 +454,26 @@ def _turn_under(
     return {h: values[: top + 1] for h, values in roll.items()}
 
 
+# A game's turns (seed 000).
+TURNS = 10
+
+
+def _turn_states(rules: HouseRules) -> list[tuple[bool, int]]:
+    """(opened, Farkles in a row) a turn can start in under ``rules``."""
+    return [
+        (opened, in_row)
+        for opened in ((True, False) if rules.entry_minimum else (True,))
+        for in_row in range(3 if rules.farkle_penalty and opened else 1)
+    ]
+
+
+def game_states(rules: HouseRules, turns: int = TURNS) -> list[GameState]:
+    """Every game-level state with a turn still to play under ``rules``, sorted."""
+    return sorted((t, o, r) for t in range(1, turns + 1) for o, r in _turn_states(rules))
+
+
 def solve_game(
-    table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES, turns: int = 10
+    table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES, turns: int = TURNS
 ) -> GameSolution:
     """Solve a whole game under house rules by dynamic programming over game-level states."""
     solution = solve(table)
@@ -465,31 +483,28 @@ def solve_game(
     banks: dict[GameState, float] = {}
     farkles: dict[GameState, float] = {}
     for t in range(turns + 1):
-        for opened in (True, False) if rules.entry_minimum else (True,):
-            for in_row in range(3 if rules.farkle_penalty and opened else 1):
-                state = (t, opened, in_row)
-                if t == 0:
-                    start[state] = 0.0
-                    continue
-                bank_next = start[(t - 1, True, 0)]
-                if not opened or not rules.farkle_penalty:
-                    # Seed 004: before opening a lost turn gives no cross.
-                    farkle_next = start[(t - 1, opened, 0)]
-                elif in_row == 2:
-                    farkle_next = start[(t - 1, True, 0)] - rules.farkle_penalty
-                else:
-                    farkle_next = start[(t - 1, True, in_row + 1)]
-                minimum = 0 if opened else rules.entry_minimum
-                if bank_next == farkle_next and not minimum:
-                    # Nothing after the turn depends on it: the plain turn, shifted.
-                    rolls[state] = {
-                        h: [v + bank_next for v in vs] for h, vs in solution.roll.items()
-                    }
-                else:
-                    rolls[state] = _turn_under(solution, bank_next, farkle_next, minimum)
-                banks[state] = bank_next
-                farkles[state] = farkle_next
-                start[state] = rolls[state][full][0]
+        for opened, in_row in _turn_states(rules):
+            state = (t, opened, in_row)
+            if t == 0:
+                start[state] = 0.0
+                continue
+            bank_next = start[(t - 1, True, 0)]
+            if not opened or not rules.farkle_penalty:
+                # Seed 004: before opening a lost turn gives no cross.
+                farkle_next = start[(t - 1, opened, 0)]
+            elif in_row == 2:
+                farkle_next = start[(t - 1, True, 0)] - rules.farkle_penalty
+            else:
+                farkle_next = start[(t - 1, True, in_row + 1)]
+            minimum = 0 if opened else rules.entry_minimum
+            if bank_next == farkle_next and not minimum:
+                # Nothing after the turn depends on it: the plain turn, shifted.
+                rolls[state] = {h: [v + bank_next for v in vs] for h, vs in solution.roll.items()}
+            else:
+                rolls[state] = _turn_under(solution, bank_next, farkle_next, minimum)
+            banks[state] = bank_next
+            farkles[state] = farkle_next
+            start[state] = rolls[state][full][0]
     return GameSolution(
         solution=solution,
         rules=rules,
@@ -512,8 +527,8 @@ class SharedStore(Protocol):
 
 # The game solutions this process solved or was given, and the store that shares them (the site
 # sets one; the engine alone solves in each process).
-_games: dict[tuple[str, str, HouseRules], GameSolution] = {}
-_solving: defaultdict[tuple[str, str, HouseRules], threading.Lock] = defaultdict(threading.Lock)
+_games: dict[tuple[Table, HouseRules], GameSolution] = {}
+_solving: defaultdict[tuple[Table, HouseRules], threading.Lock] = defaultdict(threading.Lock)
 _games_lock = threading.Lock()
 _shared: SharedStore | None = None
 
@@ -526,20 +541,22 @@ def share_game_solutions(store: SharedStore | None) -> None:
 
 
 def forget_game_solutions() -> None:
-    """Drop this process's game solutions (the store keeps its own)."""
+    """Drop this process's game solutions (the store keeps its own). Its locks stay: a thread
+    solving meanwhile keeps others of the same table and rules waiting for it."""
     with _games_lock:
         _games.clear()
-        _solving.clear()
 
 
 def game_solution(
     table: str | Table = DEFAULT_TABLE, rules: HouseRules = NO_HOUSE_RULES
 ) -> GameSolution:
     """The ten-turn game's solution under ``rules``: solved once for every process sharing a
-    store (seconds: up to 7 for the slowest table and rules), found there by the others in
-    milliseconds, and kept in each process that needed it."""
+    store (seconds: 2.3-6.6 s on farkle-challenge, 18 s on royal with both rules), found there
+    by the others in milliseconds, and kept in each process that needed it."""
     t = get_table(table)
-    key = (t.id, fingerprint(t), rules)
+    # Tables are equal when their rules are (frozen dataclasses): the same key as the store's
+    # fingerprint, without hashing the rules' text at every call (the Hard bot asks per throw).
+    key = (t, rules)
     found = _games.get(key)
     if found is not None:
         return found
@@ -571,7 +588,13 @@ def _shared_game(table: Table, rules: HouseRules) -> GameSolution | None:
     except Exception as error:  # a store that fails is a store without it
         logger.warning("Reading a shared game solution failed: %r", error)
         return None
-    return None if packed is None else decode_game(packed, table, rules)
+    if packed is None:
+        return None
+    found = decode_game(packed, table, rules)
+    if found is None:
+        # Solved here, and the entry replaced with it.
+        logger.warning("The shared game solution of %s under %s is unusable", table.id, rules)
+    return found
 
 
 def _share_game(found: GameSolution) -> None:
@@ -609,27 +632,33 @@ def encode_game(found: GameSolution) -> bytes:
     return json.dumps(head).encode() + b"\n" + zlib.compress(values.tobytes(), 1)
 
 
-def decode_game(packed: bytes, table: Table, rules: HouseRules) -> GameSolution | None:
+def decode_game(packed: object, table: Table, rules: HouseRules) -> GameSolution | None:
     """The game solution ``encode_game`` made for ``table`` and ``rules``; None when the bytes
-    are of another table, rules or format, or do not hold what their head says."""
+    are of another table, rules or format, or do not hold what a solve would (its states, its
+    hands, its values, and for a site table the stored par)."""
+    if not isinstance(packed, bytes):
+        return None
     try:
         line, _, compressed = packed.partition(b"\n")
         head = json.loads(line)
-        if (head["format"], head["fingerprint"], head["rules"]) != (
+        if (head["format"], head["fingerprint"], head["rules"], head["turns"]) != (
             FORMAT,
             fingerprint(table),
             house_key(rules),
+            TURNS,
         ):
             return None
         solution = solve(table)
+        states = [(t, bool(opened), row) for t, opened, row in head["states"]]
+        hands = [(dice, tuple((f, c) for f, c in sets)) for dice, sets in head["hands"]]
+        if states != game_states(rules) or hands != sorted(solution.roll):
+            return None
         values = array.array("d")
         values.frombytes(zlib.decompress(compressed))
         if sys.byteorder == "big":
             values.byteswap()
-        states = [(t, bool(opened), row) for t, opened, row in head["states"]]
-        hands = [(dice, tuple((f, c) for f, c in sets)) for dice, sets in head["hands"]]
         size = solution.cap_units + 1
-        if hands != sorted(solution.roll) or len(values) != len(states) * len(hands) * size:
+        if len(values) != len(states) * len(hands) * size:
             return None
         roll, at = {}, 0
         for state in states:
@@ -637,20 +666,23 @@ def decode_game(packed: bytes, table: Table, rules: HouseRules) -> GameSolution 
             for hand in hands:
                 roll[state][hand] = values[at : at + size].tolist()
                 at += size
+        start = {(t, bool(o), r): float(v) for (t, o, r), v in head["start"]}
         found = GameSolution(
             solution=solution,
             rules=rules,
-            turns=head["turns"],
-            start={(t, bool(o), r): v for (t, o, r), v in head["start"]},
+            turns=TURNS,
+            start=start,
             roll=roll,
-            bank=dict(zip(states, head["bank"], strict=True)),
-            farkle=dict(zip(states, head["farkle"], strict=True)),
+            bank=dict(zip(states, map(float, head["bank"]), strict=True)),
+            farkle=dict(zip(states, map(float, head["farkle"]), strict=True)),
         )
-    except (ValueError, KeyError, TypeError, zlib.error):
-        return None
-    # The stored par, where there is one, is what this process would solve.
-    stored = stored_house_pars().get(table.id, {}).get(house_key(rules))
-    if TABLES.get(table.id) is table and stored is not None and found.par != stored:
+        if set(start) != {(0, o, r) for _, o, r in states} | set(states):
+            return None
+        # The stored par, where there is one, is what this process would solve.
+        stored = stored_house_pars().get(table.id, {}).get(house_key(rules))
+        if TABLES.get(table.id) is table and stored is not None and found.par != stored:
+            return None
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError, zlib.error):
         return None
     return found
 

@@ -51,6 +51,7 @@ def new_process():
 def sent(monkeypatch, settings):
     """Tasks run by a worker (a broker configured), the solves queued recorded, not sent."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.CACHE_URL = REDIS
     queued = []
     monkeypatch.setattr(solve_house_rules_task, "delay", lambda *args: queued.append(args))
     return queued
@@ -123,10 +124,23 @@ def test_with_tasks_run_in_process_nothing_is_queued(
     assert ran == []
 
 
+def test_without_a_shared_cache_nothing_is_queued(
+    client, sent, settings, django_capture_on_commit_callbacks
+):
+    settings.CACHE_URL = None
+
+    with django_capture_on_commit_callbacks(execute=True):
+        create(client, entry_minimum=500)
+
+    # A worker's solution would reach no web process.
+    assert sent == []
+
+
 def test_a_broker_down_still_makes_the_challenge(
     client, settings, monkeypatch, caplog, django_capture_on_commit_callbacks
 ):
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.CACHE_URL = REDIS
 
     def down(*args):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
@@ -182,10 +196,17 @@ def test_a_worker_solves_and_a_web_process_finds_it_without_solving(
         result = sender.send_task(
             "challenges.solve_house_rules", args=[TABLE, 350, 0], queue=worker_queue
         )
+        assert result.get(timeout=300) == {"table": TABLE, "rules": "350-0", "solved": True}
+        assert server.exists(key)
+        # Asked again (a second challenge of the same table and rules): kept longer, not solved.
+        server.expire(key, 60)
+        again = sender.send_task(
+            "challenges.solve_house_rules", args=[TABLE, 350, 0], queue=worker_queue
+        )
+        assert again.get(timeout=60) == {"table": TABLE, "rules": "350-0", "solved": False}
+        assert server.ttl(key) > DAYS_MAX * 86400
         # The par of seed 000's challenge table with a 350-point entry, stored with the solver.
         par = solver.stored_house_pars()[TABLE]["350-0"]
-        assert result.get(timeout=300) == {"table": TABLE, "rules": "350-0", "par": par}
-        assert server.exists(key)
 
         solver.share_game_solutions(solutions.CacheStore("shared"))
 

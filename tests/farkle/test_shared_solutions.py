@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import threading
 
@@ -45,10 +46,11 @@ class FailingStore:
 def new_process():
     """This process's game solutions set aside (as in a process that has solved none), and the
     store unset; both as they were afterwards."""
-    kept = dict(solver._games)
+    kept, store = dict(solver._games), solver._shared
     solver.forget_game_solutions()
-    yield
     solver.share_game_solutions(None)
+    yield
+    solver.share_game_solutions(store)
     solver.forget_game_solutions()
     solver._games.update(kept)
 
@@ -171,3 +173,51 @@ def test_threads_asking_at_once_wait_for_one_solve(new_process, solves):
 
     assert solves == [(THREE_DICE.id, RULES)]
     assert len(found) == 4 and all(f is found[0] for f in found)
+
+
+def _rewritten(packed: bytes, **changes) -> bytes:
+    """The same values under a head with ``changes``."""
+    line, _, values = packed.partition(b"\n")
+    head = {**json.loads(line), **changes}
+    return json.dumps(head).encode() + b"\n" + values
+
+
+def test_bytes_whose_head_does_not_hold_what_a_solve_would_are_refused():
+    table, rules = solver.get_table("farkle-challenge"), HouseRules(500, 0)
+    packed = solver.encode_game(solver.game_solution(table, rules))
+    head = json.loads(packed.partition(b"\n")[0])
+    # The states of a 500-point entry alone: opened or not, never a Farkle in a row counted.
+    assert len(head["states"]) == 20 and {row for _, _, row in head["states"]} == {0}
+
+    refused = [
+        _rewritten(packed, start=[]),
+        _rewritten(packed, start=head["start"][1:]),
+        _rewritten(packed, turns=4),
+        _rewritten(packed, turns="10"),
+        _rewritten(packed, states=head["states"][::-1]),
+        _rewritten(packed, bank=head["bank"][1:]),
+        _rewritten(packed, farkle=["x"] * len(head["farkle"])),
+        _rewritten(packed, hands=head["hands"][1:]),
+        b"[" * 200_000,
+    ]
+    for bad in refused:
+        assert solver.decode_game(bad, table, rules) is None
+    assert solver.decode_game(memoryview(packed), table, rules) is None
+    assert solver.decode_game(12, table, rules) is None
+
+
+def test_an_unusable_entry_is_solved_again_and_replaced(new_process, solves, caplog):
+    store = DictStore()
+    solver.share_game_solutions(store)
+    key = solver.game_solution_key(THREE_DICE, RULES)
+    good = solver.encode_game(solver.solve_game(THREE_DICE, RULES))
+    store.values[key] = _rewritten(good, start=[])
+    solves.clear()
+
+    with caplog.at_level(logging.WARNING, logger="farkle.solver"):
+        found = solver.game_solution(THREE_DICE, RULES)
+
+    assert solves == [(THREE_DICE.id, RULES)]
+    assert found == solver.decode_game(good, THREE_DICE, RULES)
+    assert solver.decode_game(store.values[key], THREE_DICE, RULES) == found
+    assert any("unusable" in record.getMessage() for record in caplog.records)
