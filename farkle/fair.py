@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import hmac
+from functools import lru_cache
 
 # A byte at or above 252 is skipped so that every face keeps exactly 42 of the 252 values.
 _UNBIASED_LIMIT = 252
@@ -32,6 +33,15 @@ def commitment(seed: bytes) -> str:
 
 def roll_vector(seed: bytes, turn: int, roll: int, size: int = 6) -> list[int]:
     """Faces of throw ``roll`` (1, 2, …) of ``turn`` (1–10); n dice thrown show the first n."""
+    return list(throw_faces(seed, turn, roll, size))
+
+
+# A game's throws are drawn again and again: by each replay of it, by the foresight check's look
+# at the throw behind each choice (the very throw the next roll then makes), by the analysis. An
+# HMAC per throw was a tenth of a day's close (issue 15); a few hundred games' worth are kept.
+@lru_cache(maxsize=16384)
+def throw_faces(seed: bytes, turn: int, roll: int, size: int = 6) -> tuple[int, ...]:
+    """``roll_vector`` as a tuple, computed once per process for a recent throw."""
     faces: list[int] = []
     block = 0
     while len(faces) < size:
@@ -42,4 +52,4 @@ def roll_vector(seed: bytes, turn: int, roll: int, size: int = 6) -> list[int]:
                 if len(faces) == size:
                     break
         block += 1
-    return faces
+    return tuple(faces)

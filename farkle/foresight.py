@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from .fair import roll_vector
+from .fair import roll_vector, throw_faces
 from .game import AWAITING_ROLL, Game, Keep, Roll, action_from_dict
 from .outcomes import throws
 from .solver import solve
@@ -136,7 +136,7 @@ def _choice(game: Game, action: Keep, solution) -> list[Choice]:
         return []
     dice, sets = option.hand
     turn_points = game.turn_points + option.points
-    hidden = tuple(roll_vector(game.seed, game.turn, game.roll + 1, t.dice)[:dice])
+    hidden = throw_faces(game.seed, game.turn, game.roll + 1, t.dice)[:dice]
     roll_value = solution.roll_value(turn_points, dice, sets)
     return [
         Choice(

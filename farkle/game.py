@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import FarkleError
-from .fair import roll_vector
+from .fair import throw_faces
 from .tables import DEFAULT_TABLE, NO_HOUSE_RULES, HouseRules, Table, get_table
 from .turn import FARKLE, RETHROW, KeepOption, Sets, keep_option, keep_options, throw_kind
 
@@ -332,7 +332,7 @@ class Game:
 
     def _throw(self) -> Game:
         roll = self.roll + 1
-        dice = tuple(roll_vector(self.seed, self.turn, roll, self.table.dice)[: self.in_hand])
+        dice = throw_faces(self.seed, self.turn, roll, self.table.dice)[: self.in_hand]
         turn = self.turns[-1]
         kind = throw_kind(dice, self.table, self.sets)
         thrown = Throw(dice=dice, sets=self.sets, farkle=kind == FARKLE, rethrow=kind == RETHROW)

@@ -86,3 +86,12 @@ def test_roll_vector_skips_bytes_from_252(turn, roll, head, faces):
     assert digest.hex().startswith(head)
     assert roll_vector(seed, turn, roll) == faces
     assert roll_vector(seed, turn, roll, 3) == faces[:3]
+
+
+def test_a_throw_kept_for_the_next_reader_cannot_be_changed_by_one():
+    # Each throw's faces are kept per process (farkle.fair.throw_faces): a caller changing the
+    # list it was given must not change what the next replay of the game throws.
+    seed = bytes.fromhex(DICE["dailies"][0]["seed_hex"])
+    given_out = roll_vector(seed, 1, 40)
+    given_out[0] = 99
+    assert roll_vector(seed, 1, 40) == [5, 3, 3, 6, 4, 4]
