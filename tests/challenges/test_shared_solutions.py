@@ -4,9 +4,6 @@ worker solves it once the challenge is made, into the shared cache, where web pr
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
 import uuid
 
 import pytest
@@ -21,8 +18,7 @@ from challenges.tasks import solve_house_rules_task
 from farkle import solver
 from farkle.tables import HouseRules
 from tests.helpers import REDIS
-from tests.processes import shared_database_url
-from tests.repository_guard import ROOT
+from tests.processes import celery_worker
 
 from ..daily.helpers import post
 
@@ -160,28 +156,10 @@ def test_a_broker_down_still_makes_the_challenge(
 @pytest.fixture
 def worker_queue():
     """A Celery worker on its own queue, sharing its solutions in the test Redis."""
-    queue = f"test-{uuid.uuid4().hex[:12]}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": shared_database_url(),
-        "CELERY_BROKER_URL": REDIS,
-        "CELERY_RESULT_BACKEND": REDIS,
-        "CACHE_URL": REDIS,
-    }
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "farkle_site", "worker", "--pool", "solo",
-         "--queues", queue, "--hostname", f"{queue}@%h", "--without-mingle", "--without-gossip",
-         "--loglevel", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    yield queue
-    worker.terminate()
-    _, errors = worker.communicate(timeout=60)
-    assert worker.returncode == 0, errors
+    with celery_worker(
+        CELERY_BROKER_URL=REDIS, CELERY_RESULT_BACKEND=REDIS, CACHE_URL=REDIS
+    ) as queue:
+        yield queue
 
 
 def test_a_worker_solves_and_a_web_process_finds_it_without_solving(

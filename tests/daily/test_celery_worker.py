@@ -1,10 +1,6 @@
 """The rollover task on a real Celery worker, through the real Redis broker, on Postgres."""
 
 import datetime
-import os
-import subprocess
-import sys
-import uuid
 from pathlib import Path
 
 import pytest
@@ -15,7 +11,7 @@ from daily.models import Attempt, Puzzle
 from daily.tasks import reconcile_task
 from farkle_site.celery import app
 from tests.helpers import REDIS
-from tests.processes import shared_database_url
+from tests.processes import celery_worker
 
 from .helpers import start_daily
 
@@ -25,29 +21,11 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def worker_queue():
     """A Celery worker process on its own queue, using the test database; stopped afterwards."""
-    queue = f"test-{uuid.uuid4().hex[:12]}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": shared_database_url(),
-        "CELERY_BROKER_URL": REDIS,
-        "CELERY_RESULT_BACKEND": REDIS,
-        # The site's first day: a reconcile opens every missing day since.
-        "FARKLE_FIRST_DAY": "2026-11-29",
-    }
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "farkle_site", "worker", "--pool", "solo",
-         "--queues", queue, "--hostname", f"{queue}@%h", "--without-mingle", "--without-gossip",
-         "--loglevel", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    yield queue
-    worker.terminate()
-    _, errors = worker.communicate(timeout=60)
-    assert worker.returncode == 0, errors
+    # The site's first day: a reconcile opens every missing day since.
+    with celery_worker(
+        CELERY_BROKER_URL=REDIS, CELERY_RESULT_BACKEND=REDIS, FARKLE_FIRST_DAY="2026-11-29"
+    ) as queue:
+        yield queue
 
 
 @pytest.mark.django_db(transaction=True)
