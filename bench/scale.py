@@ -125,7 +125,8 @@ def run(days: int, players: int, runs: int, rng: random.Random) -> None:
         )
     leave_unfinished(latest, rng)
     begin = time.perf_counter()
-    closed = puzzle_close(puzzle_id=latest.pk, now=timezone.now())
+    # Due from 00:01:30 UTC: a run in the minute and a half after midnight closes as at then.
+    closed = puzzle_close(puzzle_id=latest.pk, now=max(timezone.now(), latest.closes_at))
     print(
         f"close of the latest day ({closed.finalised:,} half-played games finalised, "
         f"{closed.players:,} ranked) with {days * players:,} rows: "

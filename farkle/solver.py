@@ -554,8 +554,8 @@ def game_solution(
     store (seconds: 2.3-6.6 s on farkle-challenge, 18 s on royal with both rules), found there
     by the others in milliseconds, and kept in each process that needed it."""
     t = get_table(table)
-    # Tables are equal when their rules are (frozen dataclasses): the same key as the store's
-    # fingerprint, without hashing the rules' text at every call (the Hard bot asks per throw).
+    # Frozen tables compare by every field, as the store's fingerprint (their repr) does, without
+    # hashing that text at every call (the Hard bot asks once per throw).
     key = (t, rules)
     found = _games.get(key)
     if found is not None:
@@ -592,7 +592,7 @@ def _shared_game(table: Table, rules: HouseRules) -> GameSolution | None:
         return None
     found = decode_game(packed, table, rules)
     if found is None:
-        # Solved here, and the entry replaced with it.
+        # The caller then solves and overwrites it: a damaged entry fails no request.
         logger.warning("The shared game solution of %s under %s is unusable", table.id, rules)
     return found
 
@@ -677,6 +677,10 @@ def decode_game(packed: object, table: Table, rules: HouseRules) -> GameSolution
             farkle=dict(zip(states, map(float, head["farkle"]), strict=True)),
         )
         if set(start) != {(0, o, r) for _, o, r in states} | set(states):
+            return None
+        # A turn's start is its full hand's first throw value: the head and the values agree.
+        full = (table.dice, ())
+        if any(start[state] != roll[state][full][0] for state in states):
             return None
         # The stored par, where there is one, is what this process would solve.
         stored = stored_house_pars().get(table.id, {}).get(house_key(rules))

@@ -6,12 +6,11 @@ import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from urllib.parse import quote
 
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.repository_guard import ROOT
 
 
 def shared_database_url() -> str:
@@ -41,5 +40,9 @@ def celery_worker(**env: str) -> Iterator[str]:
         yield queue
     finally:
         worker.terminate()
-        _, errors = worker.communicate(timeout=60)
+        try:
+            _, errors = worker.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            raise
     assert worker.returncode == 0, errors

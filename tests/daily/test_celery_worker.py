@@ -1,7 +1,6 @@
 """The rollover task on a real Celery worker, through the real Redis broker, on Postgres."""
 
 import datetime
-from pathlib import Path
 
 import pytest
 import time_machine
@@ -14,8 +13,6 @@ from tests.helpers import REDIS
 from tests.processes import celery_worker
 
 from .helpers import start_daily
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

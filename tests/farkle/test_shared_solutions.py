@@ -191,6 +191,8 @@ def test_bytes_whose_head_does_not_hold_what_a_solve_would_are_refused():
 
     refused = [
         _rewritten(packed, start=[]),
+        # One turn's start off its values (the par, the first turn's, unchanged).
+        _rewritten(packed, start=[[s, v + (s[0] == 5)] for s, v in head["start"]]),
         _rewritten(packed, start=head["start"][1:]),
         _rewritten(packed, turns=4),
         _rewritten(packed, turns="10"),
