@@ -68,3 +68,18 @@ def clock():
     """Time frozen at NOON; move it with ``clock.move_to`` or ``clock.shift``."""
     with time_machine.travel(NOON, tick=False) as traveller:
         yield traveller
+
+
+@pytest.fixture
+def new_process():
+    """This process as one that has solved no game solution and shares none (farkle.solver's
+    memory and store set aside); both as they were afterwards."""
+    from farkle import solver
+
+    kept, store = dict(solver._games), solver._shared
+    solver.forget_game_solutions()
+    solver.share_game_solutions(None)
+    yield
+    solver.share_game_solutions(store)
+    solver.forget_game_solutions()
+    solver._games.update(kept)

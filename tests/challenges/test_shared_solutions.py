@@ -20,7 +20,7 @@ from farkle.tables import HouseRules
 from tests.helpers import REDIS
 from tests.processes import celery_worker
 
-from ..daily.helpers import post
+from ..daily.helpers import play_greedy, post
 
 pytestmark = pytest.mark.django_db
 
@@ -30,17 +30,6 @@ SHARED_CACHES = {
 }
 # The quickest ruled solve of a site table (a few seconds): what the worker test waits for.
 TABLE, RULES = "farkle-challenge", HouseRules(350, 0)
-
-
-@pytest.fixture
-def new_process():
-    """This process with no game solution solved yet and no store; as it was afterwards."""
-    kept, store = dict(solver._games), solver._shared
-    solver.forget_game_solutions()
-    yield
-    solver.share_game_solutions(store)
-    solver.forget_game_solutions()
-    solver._games.update(kept)
 
 
 @pytest.fixture
@@ -163,7 +152,7 @@ def worker_queue():
 
 
 def test_a_worker_solves_and_a_web_process_finds_it_without_solving(
-    settings, worker_queue, new_process, monkeypatch
+    client, settings, worker_queue, new_process, monkeypatch
 ):
     settings.CACHES = SHARED_CACHES
     key = caches["shared"].make_key(solver.game_solution_key(solver.get_table(TABLE), RULES))
@@ -195,6 +184,15 @@ def test_a_worker_solves_and_a_web_process_finds_it_without_solving(
         found = solver.game_solution(TABLE, RULES)
         assert found.par == par
         assert found.rules == RULES
+
+        # A player's game of such a challenge, played and analysed here with no solve.
+        solver.forget_game_solutions()
+        code = create(client, table=TABLE, entry_minimum=350)["code"]
+        attempt = post(client, f"/api/challenges/{code}/attempts").json()
+        finished = play_greedy(client, attempt, bank_at=400)
+        analysis = client.get(f"/api/attempts/{finished['id']}/analysis")
+        assert analysis.status_code == 200, analysis.json()
+        assert analysis.json()["par"] == round(par, 2)
     finally:
         server.delete(key)
         server.close()

@@ -43,19 +43,6 @@ class FailingStore:
 
 
 @pytest.fixture
-def new_process():
-    """This process's game solutions set aside (as in a process that has solved none), and the
-    store unset; both as they were afterwards."""
-    kept, store = dict(solver._games), solver._shared
-    solver.forget_game_solutions()
-    solver.share_game_solutions(None)
-    yield
-    solver.share_game_solutions(store)
-    solver.forget_game_solutions()
-    solver._games.update(kept)
-
-
-@pytest.fixture
 def solves(monkeypatch):
     """The solves this process runs, by (table, rules)."""
     done = []
