@@ -2,6 +2,7 @@
 and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
 these classes while ``rest_framework.views`` is still loading.)"""
 
+import json
 import re
 import threading
 from collections import OrderedDict
@@ -12,10 +13,13 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
 from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -315,13 +319,139 @@ class SessionCountedThrottles:
             raise ImproperlyConfigured("A ThrottledAtOnce view counts apart from the session.")
 
     def initial(self, request, *args, **kwargs):
-        session = request._request.session
+        key = self.count_with_session(request)
+        super().initial(request, *args, **kwargs)
+        self.remember_session_player(request, key)
+
+    def count_with_session(self, request) -> str | None:
+        """Ask the session's read, not yet made, to count the throttles' expected counters; the
+        session's key (None for a browser without one)."""
+        session = request.session
         key = session.session_key
         player_id = _expected_player(key) if key else None
         count_on_load = getattr(session, "count_on_load", None)
         if player_id is not None and count_on_load is not None:
             expected = (t.expected_counter(request, self, player_id) for t in self.get_throttles())
             count_on_load([counter for counter in expected if counter is not None])
-        super().initial(request, *args, **kwargs)
+        return key
+
+    def remember_session_player(self, request, key: str | None) -> None:
+        """Remember the player the session holds, for the next request's guess."""
         if key:
-            _remember_player(key, session.get(settings.PLAYER_SESSION_KEY))
+            _remember_player(key, request.session.get(settings.PLAYER_SESSION_KEY))
+
+
+class PlainJsonPost:
+    """A view (a mixin before ``SessionCountedThrottles`` and APIView) whose everyday POST is
+    served without DRF's request and response objects: the site's most frequent request, a game
+    action, spent about a seventh of its CPU in them (issue 15).
+
+    Plain means: a JSON object sent as ``application/json`` within ``API_MAX_BODY_BYTES``, that
+    ``plain_data`` accepts, JSON or anything accepted in return, no query string, a CSRF check
+    that passes, and the site's own authentication, permission and renderer. Such a request is
+    authenticated, throttled, handled by ``plain_post`` and refused exactly as DRF would do it, in
+    the same order, with the same classes and the same exception handler; anything else, before
+    anything was counted, is DRF's from the start (its refusals, its 415, its 406, OPTIONS). The
+    view's ``post`` and ``plain_post`` share the work, so the two ways answer alike: the tests
+    send every case both ways and compare the answers.
+    """
+
+    def plain_data(self, body: dict) -> dict | None:
+        """The body's validated data when it is plainly valid, else None (DRF's to validate)."""
+        raise NotImplementedError
+
+    def plain_post(self, request, data: dict, **kwargs) -> tuple[Any, int]:
+        """The answer's data and status for validated ``data``; raises as the view's ``post``."""
+        raise NotImplementedError
+
+    def dispatch(self, request, *args, **kwargs):
+        data = self._plain_request(request) if _LANE_OPEN else None
+        if data is None:
+            return super().dispatch(request, *args, **kwargs)
+        self.args, self.kwargs, self.request = args, kwargs, request
+        self.headers = self.default_response_headers
+        renderer = self.renderer_classes[0]()
+        try:
+            key = self.count_with_session(request)
+            # DRF's order: authentication (the user, whose read is the session's), permissions,
+            # throttles; the CSRF check, which comes first, was passed.
+            request.user.is_authenticated  # noqa: B018 - the lazy user is read as DRF reads it
+            self.check_permissions(request)
+            self.check_throttles(request)
+            self.remember_session_player(request, key)
+            payload, status = self.plain_post(request, data, **kwargs)
+        except Exception as exc:
+            # As DRF's ``handle_exception``, whose one other case (a 401 made a 403) the site's
+            # authentication never raises; a bug goes on to be a 500, as there.
+            response = self.get_exception_handler()(exc, self.get_exception_handler_context())
+            if response is None:
+                raise
+            response.exception = True
+            response.accepted_renderer = renderer
+            response.accepted_media_type = renderer.media_type
+            response.renderer_context = self.get_renderer_context()
+        else:
+            content = renderer.render(payload, renderer.media_type, self.get_renderer_context())
+            response = HttpResponse(content, status=status, content_type=renderer.media_type)
+        for name, value in self.headers.items():
+            response[name] = value
+        return response
+
+    def _plain_request(self, request) -> dict | None:
+        meta = request.META
+        if (
+            request.method != "POST"
+            or meta.get("CONTENT_TYPE") != "application/json"
+            or meta.get("HTTP_ACCEPT") not in JsonNegotiation.PLAIN
+            or meta.get("QUERY_STRING")
+            or not self._lane_fits()
+            # DRF's test client may force a user, which only DRF's request knows of.
+            or getattr(request, "_force_auth_user", None) is not None
+            or getattr(request, "_force_auth_token", None) is not None
+        ):
+            return None
+        try:
+            if not 0 < int(meta.get("CONTENT_LENGTH") or 0) <= settings.API_MAX_BODY_BYTES:
+                return None
+            # As DRF's JSON parser reads it: UTF-8, no NaN nor infinities.
+            body = json.loads(request.body.decode("utf-8"), parse_constant=_refuse_constant)
+        except (ValueError, RecursionError):
+            # A malformed length or body (UnicodeDecodeError included), or one nested too deeply
+            # for Python's JSON: DRF's parser refuses each with its own message.
+            return None
+        data = self.plain_data(body) if type(body) is dict else None
+        if data is None or _CSRF_CHECK.process_request(request) is not None:
+            return None
+        if _CSRF_CHECK.process_view(request, None, (), {}) is not None:
+            return None
+        return data
+
+    def _lane_fits(self) -> bool:
+        # The classes the lane stands in for; a view that changes any of them is DRF's.
+        return (
+            self.authentication_classes == [CsrfSessionAuthentication]
+            and all(permission is AllowAny for permission in self.permission_classes)
+            and len(self.renderer_classes) == 1
+            and self.renderer_classes[0].media_type == "application/json"
+            and BoundedJSONParser in self.parser_classes
+            and self.versioning_class is None
+        )
+
+
+# Tests close the lane to obtain DRF's own answers, which the lane's must equal.
+_LANE_OPEN = True
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+class _CsrfCheck(CsrfViewMiddleware):
+    """Django's CSRF check, as DRF's session authentication runs it, that tells without answering
+    (DRF's ``CSRFCheck``; one for the process: the middleware keeps nothing between requests)."""
+
+    def _reject(self, request, reason):
+        return reason
+
+
+_CSRF_CHECK = _CsrfCheck(lambda request: None)

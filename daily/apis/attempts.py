@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -23,7 +24,7 @@ from daily.services.attempts import attempt_act, attempt_clock
 from daily.services.puzzles import daily_get_or_create
 from daily.web.session import session_player, session_player_id
 from farkle_site.domain import Conflict, Invalid, NotFound
-from farkle_site.drf import ScopedPlayerThrottle, SessionCountedThrottles
+from farkle_site.drf import PlainJsonPost, ScopedPlayerThrottle, SessionCountedThrottles
 
 
 def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:
@@ -98,7 +99,7 @@ def plain_action(body: dict) -> dict | None:
     return dict(body)
 
 
-class AttemptActionsApi(SessionCountedThrottles, APIView):
+class AttemptActionsApi(PlainJsonPost, SessionCountedThrottles, APIView):
     throttle_classes = [ScopedPlayerThrottle]
     throttle_scope = "attempt_act"
     # Which refusal code a malformed field gets (the README lists the API's codes).
@@ -125,6 +126,8 @@ class AttemptActionsApi(SessionCountedThrottles, APIView):
                 )
             return data
 
+    plain_data = staticmethod(plain_action)
+
     @extend_schema(
         request=ActionSerializer,
         responses={200: schemas.AttemptSerializer, 409: schemas.ConflictSerializer},
@@ -138,6 +141,10 @@ class AttemptActionsApi(SessionCountedThrottles, APIView):
             serializer = self.ActionSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
             data = serializer.validated_data
+        payload, status = self.plain_post(request._request, data, attempt_id=attempt_id)
+        return Response(payload, status=status)
+
+    def plain_post(self, request: HttpRequest, data: dict, *, attempt_id: int) -> tuple[dict, int]:
         player_id = session_player_id(request)
         try:
             attempt, game = attempt_act(
@@ -157,4 +164,4 @@ class AttemptActionsApi(SessionCountedThrottles, APIView):
             raise Conflict(
                 error.code, error.message, attempt=attempt_data(current, current.game())
             ) from error
-        return Response(attempt_data(attempt, game, game.events))
+        return attempt_data(attempt, game, game.events), 200

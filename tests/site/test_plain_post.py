@@ -1,0 +1,307 @@
+"""A game action served without DRF's request and response objects (farkle_site.drf.PlainJsonPost,
+issue 15): every case is sent both ways, through the lane and through DRF alone (the lane closed),
+and the two answers must be the same, status, headers and body."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import OperationalError
+from django.test import Client
+from rest_framework.views import APIView
+
+from daily.apis import attempts as attempts_api
+from daily.models import Attempt
+from farkle_site import drf
+from tests.daily.helpers import act, play_greedy, post, start_daily
+from tests.helpers import rates
+
+pytestmark = pytest.mark.django_db
+
+Answer = tuple[int, dict[str, str], Any]
+
+
+def _normal(value: Any) -> Any:
+    """The body with what differs between two players' identical games (their attempts' ids)
+    replaced by a mark."""
+    if isinstance(value, dict):
+        return {k: "<id>" if k == "id" else _normal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
+    return value
+
+
+def _answer(response) -> Answer:
+    body = response.content
+    with contextlib.suppress(ValueError):
+        body = _normal(json.loads(body))
+    headers = dict(response.headers)
+    # The attempts' ids differ in their digits: the length is checked, not compared.
+    assert int(headers.pop("Content-Length", len(response.content))) == len(response.content)
+    return response.status_code, headers, body
+
+
+def _csrf_client() -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.get("/api/daily/today")
+    client.defaults["HTTP_X_CSRFTOKEN"] = client.cookies["csrftoken"].value
+    return client
+
+
+def _both_ways(monkeypatch, scenario: Callable[[], list]) -> list[Answer]:
+    """The scenario's answers through the lane, checked equal to its answers through DRF alone
+    (each run with browsers, players and games of its own on the same dice)."""
+    seen = []
+    for lane in (True, False):
+        monkeypatch.setattr(drf, "_LANE_OPEN", lane)
+        seen.append([_answer(response) for response in scenario()])
+    through_lane, through_drf = seen
+    assert len(through_lane) == len(through_drf)
+    for number, (mine, theirs) in enumerate(zip(through_lane, through_drf, strict=True)):
+        assert mine == theirs, f"answer {number}: {_difference(mine, theirs)}"
+    return through_lane
+
+
+def _difference(mine: Answer, theirs: Answer) -> str:
+    if mine[0] != theirs[0]:
+        return f"status {mine[0]} through the lane, {theirs[0]} through DRF"
+    for name, (a, b) in (("header", (mine[1], theirs[1])), ("field", (mine[2], theirs[2]))):
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in sorted(a.keys() | b.keys()):
+                if a.get(key) != b.get(key):
+                    return (
+                        f"{name} {key}: {a.get(key)!r} through the lane, {b.get(key)!r} through DRF"
+                    )
+    return f"bodies {mine[2]!r} and {theirs[2]!r}"
+
+
+def _next(attempt: dict) -> dict:
+    """A valid next action of the attempt."""
+    if attempt["state"] == "awaiting_roll":
+        return {"action": "roll"}
+    return {"action": "keep", "dice": attempt["keep_options"][0]["dice"], "then": "roll"}
+
+
+def _url(attempt: dict) -> str:
+    return f"/api/attempts/{attempt['id']}/actions"
+
+
+def test_a_whole_game_and_an_action_after_it_answer_alike(monkeypatch, clock):
+    def scenario():
+        client = _csrf_client()
+        attempt = start_daily(client, "today")
+        responses = []
+        while attempt["state"] != "finished":
+            if attempt["state"] == "awaiting_roll":
+                response = act(client, attempt, {"action": "roll"})
+            else:
+                best = max(attempt["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
+                then = "bank" if attempt["turn_points"] + best["score"] >= 350 else "roll"
+                response = act(
+                    client, attempt, {"action": "keep", "dice": best["dice"], "then": then}
+                )
+            responses.append(response)
+            attempt = response.json()
+        responses.append(act(client, attempt, {"action": "roll"}))
+        return responses
+
+    answers = _both_ways(monkeypatch, scenario)
+    assert [status for status, _, _ in answers[:-1]] == [200] * (len(answers) - 1)
+    assert answers[-1][0] == 409 and answers[-1][2]["code"] == "finished"
+    assert answers[-2][2]["state"] == "finished"
+
+
+def test_refusals_answer_alike(monkeypatch, clock):
+    def scenario():
+        client = _csrf_client()
+        attempt = start_daily(client, "today")
+        url = _url(attempt)
+        responses = [
+            # A keep before the roll; then the roll, and the same roll again (a double click).
+            act(client, attempt, {"action": "keep", "dice": [0], "then": "bank"}),
+            act(client, attempt, {"action": "roll"}),
+            act(client, attempt, {"action": "roll"}),
+        ]
+        rolled = responses[1].json()
+        responses += [
+            # Dice the throw does not have, a keep that scores nothing, a step from the future.
+            act(client, rolled, {"action": "keep", "dice": [0, 0], "then": "roll"}),
+            act(client, rolled, {"action": "keep", "dice": [], "then": "roll"}),
+            post(client, url, {"step": rolled["step"] + 5, "action": "roll"}),
+        ]
+        # Another browser's player, and a browser without one, on this game; a game that is not.
+        stranger = _csrf_client()
+        start_daily(stranger, "today")
+        responses.append(act(stranger, rolled, {"action": "roll"}))
+        responses.append(act(_csrf_client(), rolled, {"action": "roll"}))
+        responses.append(
+            post(client, "/api/attempts/999999/actions", {"step": 0, "action": "roll"})
+        )
+        return responses
+
+    answers = _both_ways(monkeypatch, scenario)
+    codes = [(status, body["code"]) for status, _, body in answers if status != 200]
+    assert codes[0] == (409, "wrong_state")
+    assert (409, "stale_step") in codes
+    assert codes[-3:] == [(404, "not_found")] * 3
+
+
+def test_what_the_lane_leaves_to_drf_answers_alike(monkeypatch, clock):
+    def scenario():
+        client = _csrf_client()
+        attempt = start_daily(client, "today")
+        url = _url(attempt)
+        # DRF's serializer takes a step written as a string: the lane leaves it to DRF.
+        rolled = post(client, url, {"step": "0", "action": "roll"})
+        keep = {"action": "keep", "dice": rolled.json()["keep_options"][0]["dice"], "then": "roll"}
+        responses = [
+            rolled,
+            post(client, url, {"step": 1, "action": "keep", "dice": [9], "then": "roll"}),
+            post(client, url, {"step": 1, "action": "keep", "dice": [0]}),
+            post(client, url, [{"step": 1, "action": "roll"}]),
+            client.post(url, "", content_type="application/json"),
+            client.post(url, '{"step": NaN, "action": "roll"}', content_type="application/json"),
+            client.post(url, b'\xef\xbb\xbf{"step": 1}', content_type="application/json"),
+            client.post(
+                url, "step=1&action=roll", content_type="application/x-www-form-urlencoded"
+            ),
+            post(client, url, {"step": 1, "action": "roll"}, HTTP_ACCEPT="text/html"),
+            client.get(url),
+            client.options(url),
+            # A field DRF's serializer ignores: the roll is then refused for the game's state.
+            post(client, url, {"step": 1, "action": "roll", "extra": 1}),
+            post(client, f"{url}?format=json", {"step": 1, **keep}),
+        ]
+        # And a plain one at last: the refusals counted nothing and stored nothing.
+        return [*responses, act(client, responses[-1].json(), _next(responses[-1].json()))]
+
+    answers = _both_ways(monkeypatch, scenario)
+    assert [
+        (status, body.get("code") if status >= 400 else None) for status, _, body in answers
+    ] == [
+        (200, None),
+        (400, "invalid_dice"),
+        (400, "invalid_action"),
+        (400, "invalid"),
+        (400, "invalid"),
+        (400, "parse_error"),
+        (400, "parse_error"),
+        (415, "unsupported_media_type"),
+        (406, "not_acceptable"),
+        (405, "method_not_allowed"),
+        (200, None),
+        (409, "wrong_state"),
+        (200, None),
+        (200, None),
+    ]
+
+
+def test_a_forged_request_and_a_genuine_one_answer_alike(monkeypatch, clock):
+    def scenario():
+        client = _csrf_client()
+        attempt = start_daily(client, "today")
+        token = client.defaults.pop("HTTP_X_CSRFTOKEN")
+        forged = act(client, attempt, {"action": "roll"})
+        client.defaults["HTTP_X_CSRFTOKEN"] = "x" * 64
+        wrong = act(client, attempt, {"action": "roll"})
+        client.defaults["HTTP_X_CSRFTOKEN"] = token
+        return [forged, wrong, act(client, attempt, {"action": "roll"})]
+
+    answers = _both_ways(monkeypatch, scenario)
+    assert [(status, body.get("code")) for status, _, body in answers[:2]] == [
+        (403, "forbidden")
+    ] * 2
+    assert answers[2][0] == 200
+
+
+def test_an_account_whose_login_no_longer_holds_answers_alike(monkeypatch, clock):
+    # Reading the user checks the session's login against the account (Django flushes a
+    # session whose password changed since): the player goes with it.
+    def scenario():
+        client = _csrf_client()
+        name = f"lane{User.objects.count()}"
+        signed = post(client, "/api/auth/signup", {"username": name, "password": "A-long-pass-9"})
+        assert signed.status_code == 201, signed.json()
+        client.defaults["HTTP_X_CSRFTOKEN"] = client.cookies["csrftoken"].value
+        attempt = start_daily(client, "today")
+        rolled = act(client, attempt, {"action": "roll"})
+        user = User.objects.get(username=name)
+        user.set_password("Another-long-pass-9")
+        user.save()
+        return [rolled, act(client, rolled.json(), _next(rolled.json()))]
+
+    answers = _both_ways(monkeypatch, scenario)
+    assert [(status, body.get("code")) for status, _, body in answers] == [
+        (200, None),
+        (404, "not_found"),
+    ]
+
+
+def test_a_throttled_action_answers_alike(monkeypatch, clock, shared_redis):
+    def scenario():
+        client = _csrf_client()
+        attempt = start_daily(client, "today")
+        with rates(attempt_act="2/minute"):
+            first = act(client, attempt, {"action": "roll"})
+            rolled = first.json()
+            keep = rolled["keep_options"][0]["dice"]
+            second = act(client, rolled, {"action": "keep", "dice": keep, "then": "roll"})
+            third = act(client, second.json(), {"action": "roll"})
+        return [first, second, third]
+
+    answers = _both_ways(monkeypatch, scenario)
+    assert [status for status, _, _ in answers] == [200, 200, 429]
+    assert answers[2][1]["Retry-After"] and answers[2][2]["code"] == "throttled"
+
+
+def test_a_lost_database_and_a_bug_answer_alike(monkeypatch, clock):
+    def lost(**kwargs):
+        raise OperationalError("the connection was lost")
+
+    def scenario():
+        client = _csrf_client()
+        attempt = start_daily(client, "today")
+        with monkeypatch.context() as patch:
+            patch.setattr(attempts_api, "attempt_act", lost)
+            return [act(client, attempt, {"action": "roll"})]
+
+    ((status, headers, body),) = _both_ways(monkeypatch, scenario)
+    assert (status, body["code"], headers["Retry-After"]) == (503, "unavailable", "30")
+
+    def bug(**kwargs):
+        raise RuntimeError("a bug")
+
+    for lane in (True, False):
+        monkeypatch.setattr(drf, "_LANE_OPEN", lane)
+        client = _csrf_client()
+        attempt = start_daily(client, "today")
+        monkeypatch.setattr(attempts_api, "attempt_act", bug)
+        with pytest.raises(RuntimeError, match="a bug"):
+            act(client, attempt, {"action": "roll"})
+        monkeypatch.undo()
+
+
+def test_a_plain_action_goes_without_drfs_request_and_anything_else_through_it(monkeypatch, clock):
+    client = _csrf_client()
+    attempt = start_daily(client, "today")
+    through_drf = []
+    initial = APIView.initial
+
+    def counted(self, request, *args, **kwargs):
+        through_drf.append(request.path)
+        return initial(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(APIView, "initial", counted)
+    rolled = act(client, attempt, {"action": "roll"})
+    assert rolled.status_code == 200 and through_drf == []
+    assert Attempt.objects.get(pk=attempt["id"]).step == 1
+    refused = post(client, _url(attempt), {"step": "one", "action": "roll"})
+    assert refused.status_code == 400 and through_drf == [_url(attempt)]
+    # A game played to its end the plain way never went through DRF's request.
+    play_greedy(client, rolled.json())
+    assert through_drf == [_url(attempt)]
