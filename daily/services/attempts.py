@@ -7,6 +7,7 @@ import json
 import uuid
 from collections.abc import Mapping
 from contextlib import nullcontext
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, connection, transaction
@@ -421,6 +422,31 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
     return True
 
 
+_STARTED_AT = Attempt._meta.get_field("started_at")
+
+
+@lru_cache(maxsize=32)
+def _store_sql(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple]:
+    """The statement ``_store`` runs for these changed fields (the actions apart), and the fields
+    whose values it takes, in order: written once per process and set of fields (a handful)."""
+    quote = connection.ops.quote_name
+    meta = Attempt._meta
+    fields = tuple(meta.get_field(name) for name in names)
+    assignments = [f"{quote(field.column)} = %s" for field in fields]
+    actions = quote(meta.get_field("actions").column)
+    if vendor == "postgresql":
+        assignments.append(f"{actions} = {actions} || %s")
+    else:
+        # SQLite (the embedded development default): its JSON functions append in place.
+        assignments.append(f"{actions} = json_insert({actions}, '$[#]', json(%s))")
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)}"
+        f" WHERE {quote('id')} = %s AND {quote('player_id')} = %s"
+        f" AND {quote('started_at')} = %s AND {quote('step')} = %s AND {quote('state')} <> %s"
+    )
+    return sql, fields
+
+
 def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     """Write ``changes`` if the attempt is still at ``step`` and not finished (the close may have
     finalised it since it was read), and is still the same player's game that started then
@@ -431,30 +457,15 @@ def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     compiled. The step condition makes the append exact: the stored list holds one action per
     step, the ones the game was replayed from.
     """
-    quote = connection.ops.quote_name
-    meta = Attempt._meta
-    assignments, params = [], []
-    for name, value in changes.items():
-        if name == "actions":
-            continue
-        field = meta.get_field(name)
-        assignments.append(f"{quote(field.column)} = %s")
-        params.append(field.get_db_prep_save(value, connection))
-    actions = quote(meta.get_field("actions").column)
+    names = tuple(name for name in changes if name != "actions")
+    sql, fields = _store_sql(connection.vendor, names)
+    params = [field.get_db_prep_save(changes[field.name], connection) for field in fields]
     appended = changes["actions"][-1]
     if connection.vendor == "postgresql":
-        assignments.append(f"{actions} = {actions} || %s")
         params.append(connection.ops.adapt_json_value([appended], None))
     else:
-        # SQLite (the embedded development default): its JSON functions append in place.
-        assignments.append(f"{actions} = json_insert({actions}, '$[#]', json(%s))")
         params.append(json.dumps(appended))
-    sql = (
-        f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)}"
-        f" WHERE {quote('id')} = %s AND {quote('player_id')} = %s"
-        f" AND {quote('started_at')} = %s AND {quote('step')} = %s AND {quote('state')} <> %s"
-    )
-    started_at = meta.get_field("started_at").get_db_prep_value(attempt.started_at, connection)
+    started_at = _STARTED_AT.get_db_prep_value(attempt.started_at, connection)
     with connection.cursor() as cursor:
         cursor.execute(
             sql, [*params, attempt.pk, attempt.player_id, started_at, step, Attempt.State.FINISHED]
