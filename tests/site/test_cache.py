@@ -13,9 +13,12 @@ import pytest
 import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, CacheKeyWarning
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+from django.core.cache.backends.redis import RedisSerializer
+from hypothesis import given
+from hypothesis import strategies as st
 
 from farkle_site import redis_wire
-from farkle_site.cache import RedisCache
+from farkle_site.cache import PickleFirstSerializer, RedisCache
 from tests.helpers import REDIS, redis_commands_sent
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,3 +226,50 @@ def test_djangos_backend_checks_every_key_for_memcached(caches):
         assert cache.get(key) == 1
     with pytest.warns(CacheKeyWarning):
         cache.delete(key)
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text() | st.binary() | st.floats(),
+        lambda children: st.lists(children) | st.dictionaries(st.text(), children),
+        max_leaves=20,
+    )
+)
+def test_the_serializer_reads_what_djangos_writes_as_django_reads_it(value):
+    stored = RedisSerializer().dumps(value)
+    # What Redis hands back: bytes (an integer is stored as its digits).
+    raw = str(stored).encode() if isinstance(stored, int) else stored
+    mine, djangos = PickleFirstSerializer().loads(raw), RedisSerializer().loads(raw)
+    assert repr(mine) == repr(djangos)
+    for digits in (b"0", b"-17", b" 42 ", b"1_000"):
+        assert PickleFirstSerializer().loads(digits) == RedisSerializer().loads(digits)
+
+
+def _exceptions_raised_reading(serializer, raw: bytes) -> list:
+    """The exceptions raised in the serializer's frames (caught there or not) as it reads."""
+    raised = []
+
+    def frames(frame, event, arg):
+        return events
+
+    def events(frame, event, arg):
+        if event == "exception":
+            raised.append(arg[0])
+        return events
+
+    sys.settrace(frames)
+    try:
+        serializer.loads(raw)
+    finally:
+        sys.settrace(None)
+    return raised
+
+
+def test_a_pickle_is_read_without_first_failing_as_an_integer(caches):
+    raw = RedisSerializer().dumps({"seen": "2026-12-01", "farkle_player_id": 12})
+    assert _exceptions_raised_reading(PickleFirstSerializer(), raw) == []
+    # Django's own tries int() first, which fails (the cost the project's serializer spares).
+    assert _exceptions_raised_reading(RedisSerializer(), raw) == [ValueError]
+    assert isinstance(caches(RedisCache)._cache._serializer, PickleFirstSerializer)
+    chosen = RedisCache(REDIS, {"OPTIONS": {"serializer": RedisSerializer}})
+    assert type(chosen._cache._serializer) is RedisSerializer
