@@ -348,13 +348,20 @@ class PlainJsonPost:
 
     Plain means: a JSON object sent as ``application/json`` within ``API_MAX_BODY_BYTES``, that
     ``plain_data`` accepts, JSON or anything accepted in return, no query string, a CSRF check
-    that passes, and the site's own authentication, permission and renderer. Such a request is
-    authenticated, throttled, handled by ``plain_post`` and refused exactly as DRF would do it, in
-    the same order, with the same classes and the same exception handler; anything else, before
-    anything was counted, is DRF's from the start (its refusals, its 415, its 406, OPTIONS). The
-    view's ``post`` and ``plain_post`` share the work, so the two ways answer alike: the tests
-    send every case both ways and compare the answers.
+    that passes, and the site's own authentication, permission, parser, negotiation and
+    renderer. Such a request is authenticated, throttled, handled by ``plain_post`` and refused
+    exactly as DRF would do it, in the same order, with the same classes and the same exception
+    handler; anything else, before anything was counted, is DRF's from the start (its refusals,
+    its 415, its 406, OPTIONS). The view's ``post`` and ``plain_post`` share the work, so the two
+    ways answer alike: the tests send every case both ways and compare the answers. What differs
+    is the object: a plain answer is Django's ``HttpResponse``, with no DRF ``.data``.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # The lane counts the throttles in the session's read, as that mixin does.
+        if not issubclass(cls, SessionCountedThrottles):
+            raise ImproperlyConfigured("A PlainJsonPost view counts with SessionCountedThrottles.")
 
     def plain_data(self, body: dict) -> dict | None:
         """The body's validated data when it is plainly valid, else None (DRF's to validate)."""
@@ -365,7 +372,7 @@ class PlainJsonPost:
         raise NotImplementedError
 
     def dispatch(self, request, *args, **kwargs):
-        data = self._plain_request(request) if _LANE_OPEN else None
+        data = self._plain_request(request, kwargs) if _LANE_OPEN else None
         if data is None:
             return super().dispatch(request, *args, **kwargs)
         self.args, self.kwargs, self.request = args, kwargs, request
@@ -381,12 +388,7 @@ class PlainJsonPost:
             self.remember_session_player(request, key)
             payload, status = self.plain_post(request, data, **kwargs)
         except Exception as exc:
-            # As DRF's ``handle_exception``, whose one other case (a 401 made a 403) the site's
-            # authentication never raises; a bug goes on to be a 500, as there.
-            response = self.get_exception_handler()(exc, self.get_exception_handler_context())
-            if response is None:
-                raise
-            response.exception = True
+            response = self._refusal(request, exc)
             response.accepted_renderer = renderer
             response.accepted_media_type = renderer.media_type
             response.renderer_context = self.get_renderer_context()
@@ -397,13 +399,28 @@ class PlainJsonPost:
             response[name] = value
         return response
 
-    def _plain_request(self, request) -> dict | None:
+    def _refusal(self, request, exc: Exception):
+        # DRF's ``handle_exception``: a bug goes on to be a 500.
+        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+            auth_header = self.get_authenticate_header(request)
+            if auth_header:
+                exc.auth_header = auth_header
+            else:
+                exc.status_code = 403
+        response = self.get_exception_handler()(exc, self.get_exception_handler_context())
+        if response is None:
+            raise exc
+        response.exception = True
+        return response
+
+    def _plain_request(self, request, url_kwargs: dict) -> dict | None:
         meta = request.META
         if (
             request.method != "POST"
             or meta.get("CONTENT_TYPE") != "application/json"
             or meta.get("HTTP_ACCEPT") not in JsonNegotiation.PLAIN
             or meta.get("QUERY_STRING")
+            or "format" in url_kwargs
             or not self._lane_fits()
             # DRF's test client may force a user, which only DRF's request knows of.
             or getattr(request, "_force_auth_user", None) is not None
@@ -415,26 +432,37 @@ class PlainJsonPost:
                 return None
             # As DRF's JSON parser reads it: UTF-8, no NaN nor infinities.
             body = json.loads(request.body.decode("utf-8"), parse_constant=_refuse_constant)
-        except (ValueError, RecursionError):
-            # A malformed length or body (UnicodeDecodeError included), or one nested too deeply
-            # for Python's JSON: DRF's parser refuses each with its own message.
+        except (ValueError, RecursionError, OSError):
+            # A malformed length or body (UnicodeDecodeError included), one nested too deeply
+            # for Python's JSON, or a body the client stopped sending: DRF's, which refuses each
+            # at its turn, after the CSRF check and the throttles.
             return None
         data = self.plain_data(body) if type(body) is dict else None
-        if data is None or _CSRF_CHECK.process_request(request) is not None:
+        if data is None:
             return None
-        if _CSRF_CHECK.process_view(request, None, (), {}) is not None:
+        # A check of its own per request, as DRF's: the middleware keeps the trusted origins it
+        # has read, which the settings may change.
+        check = _CsrfCheck(_no_response)
+        if check.process_request(request) is not None:
+            return None
+        if check.process_view(request, None, (), {}) is not None:
             return None
         return data
 
     def _lane_fits(self) -> bool:
         # The classes the lane stands in for; a view that changes any of them is DRF's.
+        renderers, parsers = self.renderer_classes, self.parser_classes
         return (
             self.authentication_classes == [CsrfSessionAuthentication]
             and all(permission is AllowAny for permission in self.permission_classes)
-            and len(self.renderer_classes) == 1
-            and self.renderer_classes[0].media_type == "application/json"
-            and BoundedJSONParser in self.parser_classes
+            and len(renderers) == 1
+            and issubclass(renderers[0], FastJSONRenderer)
+            and renderers[0].charset is None
+            and bool(parsers)
+            and issubclass(parsers[0], BoundedJSONParser)
+            and issubclass(self.content_negotiation_class, JsonNegotiation)
             and self.versioning_class is None
+            and "post" in self.http_method_names
         )
 
 
@@ -446,12 +474,13 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+def _no_response(request):  # pragma: no cover - the check never calls its view
+    return None
+
+
 class _CsrfCheck(CsrfViewMiddleware):
     """Django's CSRF check, as DRF's session authentication runs it, that tells without answering
-    (DRF's ``CSRFCheck``; one for the process: the middleware keeps nothing between requests)."""
+    (DRF's ``CSRFCheck``)."""
 
     def _reject(self, request, reason):
         return reason
-
-
-_CSRF_CHECK = _CsrfCheck(lambda request: None)

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import ImproperlyConfigured
 from django.db import OperationalError
-from django.test import Client
+from django.test import Client, override_settings
 from rest_framework.views import APIView
 
 from daily.apis import attempts as attempts_api
@@ -43,6 +44,9 @@ def _answer(response) -> Answer:
     headers = dict(response.headers)
     # The attempts' ids differ in their digits: the length is checked, not compared.
     assert int(headers.pop("Content-Length", len(response.content))) == len(response.content)
+    # The cookies set, with their attributes (their values are each browser's own secrets).
+    for name, cookie in response.cookies.items():
+        headers[f"cookie {name}"] = sorted((k, v) for k, v in cookie.items() if v)
     return response.status_code, headers, body
 
 
@@ -242,6 +246,37 @@ def test_an_account_whose_login_no_longer_holds_answers_alike(monkeypatch, clock
     ]
 
 
+def test_a_body_over_the_limit_and_a_trusted_origin_answer_alike(monkeypatch, clock, settings):
+    def scenario():
+        client = _csrf_client()
+        attempt = start_daily(client, "today")
+        url = _url(attempt)
+        padded = '{"step": 0, "action": "roll"}' + " " * settings.API_MAX_BODY_BYTES
+        responses = [client.post(url, padded, content_type="application/json")]
+        # An origin trusted, then no longer: the check reads the settings at each request.
+        origin = {"HTTP_ORIGIN": "https://friend.example"}
+        with override_settings(CSRF_TRUSTED_ORIGINS=["https://friend.example"]):
+            responses.append(post(client, url, {"step": 0, "action": "roll"}, **origin))
+        rolled = responses[-1].json()
+        responses.append(post(client, url, {"step": 1, **_next(rolled)}, **origin))
+        return responses
+
+    answers = _both_ways(monkeypatch, scenario)
+    assert [(status, body.get("code")) for status, _, body in answers] == [
+        (400, "parse_error"),
+        (200, None),
+        (403, "forbidden"),
+    ]
+    assert "Origin checking failed" in answers[2][2]["detail"]
+
+
+def test_a_view_of_the_lane_counts_with_the_session():
+    with pytest.raises(ImproperlyConfigured, match="SessionCountedThrottles"):
+
+        class Alone(drf.PlainJsonPost, APIView):
+            pass
+
+
 def test_a_throttled_action_answers_alike(monkeypatch, clock, shared_redis):
     def scenario():
         client = _csrf_client()
@@ -276,11 +311,16 @@ def test_a_lost_database_and_a_bug_answer_alike(monkeypatch, clock):
     def bug(**kwargs):
         raise RuntimeError("a bug")
 
+    def not_drf(self, request, *args, **kwargs):
+        raise AssertionError("the lane was to serve this")
+
     for lane in (True, False):
         monkeypatch.setattr(drf, "_LANE_OPEN", lane)
         client = _csrf_client()
         attempt = start_daily(client, "today")
         monkeypatch.setattr(attempts_api, "attempt_act", bug)
+        if lane:
+            monkeypatch.setattr(APIView, "initial", not_drf)
         with pytest.raises(RuntimeError, match="a bug"):
             act(client, attempt, {"action": "roll"})
         monkeypatch.undo()
