@@ -32,16 +32,20 @@ def act(client: Client, attempt: dict, action: dict):
     )
 
 
+def greedy_action(attempt: dict, *, bank_at: int = 300) -> dict:
+    """The next action of a greedy player: roll, or keep the best-scoring option and bank once
+    ``bank_at`` is held."""
+    if attempt["state"] == "awaiting_roll":
+        return {"action": "roll"}
+    best = max(attempt["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
+    then = "bank" if attempt["turn_points"] + best["score"] >= bank_at else "roll"
+    return {"action": "keep", "dice": best["dice"], "then": then}
+
+
 def play_greedy(client: Client, attempt: dict, *, bank_at: int = 300) -> dict:
-    """Play the attempt to its end: keep the best-scoring option, bank once ``bank_at`` is held."""
+    """Play the attempt to its end as ``greedy_action`` plays."""
     while attempt["state"] != "finished":
-        if attempt["state"] == "awaiting_roll":
-            response = act(client, attempt, {"action": "roll"})
-        else:
-            best = max(attempt["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
-            held = attempt["turn_points"] + best["score"]
-            then = "bank" if held >= bank_at else "roll"
-            response = act(client, attempt, {"action": "keep", "dice": best["dice"], "then": then})
+        response = act(client, attempt, greedy_action(attempt, bank_at=bank_at))
         assert response.status_code == 200, response.json()
         attempt = response.json()
     return attempt

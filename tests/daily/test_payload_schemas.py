@@ -10,7 +10,7 @@ from daily.models import Puzzle
 from daily.services.rollover import reconcile
 from tests.helpers import assert_documented
 
-from .helpers import act, play_greedy, post
+from .helpers import act, greedy_action, play_greedy, post
 
 DAY = "2026-11-29"
 pytestmark = pytest.mark.django_db
@@ -35,12 +35,7 @@ def test_daily_payloads_before_during_and_after_play(client, clock):
     finished = rolled.json()
     # Every action's answer: Farkles, keeps, hot dice, banks and the finish, each with its events.
     while finished["state"] != "finished":
-        if finished["state"] == "awaiting_roll":
-            answer = act(client, finished, {"action": "roll"})
-        else:
-            best = max(finished["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
-            then = "bank" if finished["turn_points"] + best["score"] >= 300 else "roll"
-            answer = act(client, finished, {"action": "keep", "dice": best["dice"], "then": then})
+        answer = act(client, finished, greedy_action(finished))
         assert_documented(answer, "/api/attempts/{attempt_id}/actions", "post")
         finished = answer.json()
     shown = client.get(f"/api/attempts/{finished['id']}")

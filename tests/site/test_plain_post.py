@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from daily.apis import attempts as attempts_api
 from daily.models import Attempt
 from farkle_site import drf
-from tests.daily.helpers import act, play_greedy, post, start_daily
+from tests.daily.helpers import act, greedy_action, play_greedy, post, start_daily
 from tests.helpers import rates
 
 pytestmark = pytest.mark.django_db
@@ -101,14 +101,7 @@ def test_a_whole_game_and_an_action_after_it_answer_alike(monkeypatch, clock):
         attempt = start_daily(client, "today")
         responses = []
         while attempt["state"] != "finished":
-            if attempt["state"] == "awaiting_roll":
-                response = act(client, attempt, {"action": "roll"})
-            else:
-                best = max(attempt["keep_options"], key=lambda o: (o["score"], -len(o["dice"])))
-                then = "bank" if attempt["turn_points"] + best["score"] >= 350 else "roll"
-                response = act(
-                    client, attempt, {"action": "keep", "dice": best["dice"], "then": then}
-                )
+            response = act(client, attempt, greedy_action(attempt, bank_at=350))
             responses.append(response)
             attempt = response.json()
         responses.append(act(client, attempt, {"action": "roll"}))
