@@ -26,9 +26,9 @@ class PickleFirstSerializer(RedisSerializer):
 
     Django stores integers as their digits and everything else pickled, and reads a value by
     trying ``int()`` first: for a pickle (the session that every request reads) that raises a
-    ValueError whose message holds the repr of the whole value, 1.7 % of a game action's CPU
-    (issue 15). A pickle of protocol 2 or later (Django writes the highest) starts with the byte
-    0x80, which ``int()`` never accepts, so the answer is the same.
+    ValueError whose message holds the repr of the whole value (issue 15: 0.6 % of a game
+    action's instructions). A pickle of protocol 2 or later (Django writes the highest) starts
+    with the byte 0x80, which ``int()`` never accepts, so the answer is the same.
     """
 
     def loads(self, data: bytes) -> Any:

@@ -1,6 +1,6 @@
 """A game action served without DRF's request and response objects (farkle_site.drf.PlainJsonPost,
 issue 15): every case is sent both ways, through the lane and through DRF alone (the lane closed),
-and the two answers must be the same, status, headers and body."""
+and the two answers must be the same: status, headers, cookies and body."""
 
 from __future__ import annotations
 
@@ -263,11 +263,16 @@ def test_a_body_over_the_limit_and_a_trusted_origin_answer_alike(monkeypatch, cl
     assert "Origin checking failed" in answers[2][2]["detail"]
 
 
-def test_a_view_of_the_lane_counts_with_the_session():
+def test_a_view_of_the_lane_counts_with_the_session_and_defines_its_two_methods():
     with pytest.raises(ImproperlyConfigured, match="SessionCountedThrottles"):
 
         class Alone(drf.PlainJsonPost, APIView):
             pass
+
+    with pytest.raises(ImproperlyConfigured, match="defines plain_post"):
+
+        class Half(drf.PlainJsonPost, drf.SessionCountedThrottles, APIView):
+            plain_data = staticmethod(attempts_api.plain_action)
 
 
 def test_a_throttled_action_answers_alike(monkeypatch, clock, shared_redis):
