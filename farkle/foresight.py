@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -95,7 +95,8 @@ class Check:
 
     def summary(self) -> dict[str, Any]:
         """The check as plain JSON-ready numbers."""
-        return asdict(self)
+        # Its fields are plain numbers: no deep copy (``asdict``) needed, once a game at close.
+        return dict(self.__dict__)
 
 
 @cache

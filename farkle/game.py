@@ -273,13 +273,17 @@ class Game:
         if isinstance(action, Roll):
             if self.state != AWAITING_ROLL:
                 raise FarkleError("wrong_state", "Keep at least one die from this throw first.")
-            return _evolve(self, step=self.step + 1, events=())._throw()
+            game = self._draft()
+            game._throw()
+            return game
         if isinstance(action, Keep):
             if self.state != AWAITING_KEEP:
                 raise FarkleError("wrong_state", "Roll the dice first.")
             if action.then not in ("roll", "bank"):
                 raise FarkleError("invalid_action", "`then` is either 'roll' or 'bank'.")
-            return _evolve(self, step=self.step + 1, events=())._keep(action)
+            game = self._draft()
+            game._keep(action)
+            return game
         if isinstance(action, TimeOut):
             return self.time_out(action.turn)
         raise FarkleError("invalid_action", "Unknown action.")
@@ -295,14 +299,26 @@ class Game:
             raise FarkleError("finished", "The game is over.")
         if turn != self.turn:
             raise FarkleError("wrong_state", f"The game is at turn {self.turn}, not {turn}.")
-        game = _evolve(self, step=self.step + 1, events=())
-        game = game._event("timed_out", points=self.turn_points)
-        return game._end_turn(banked=0, farkle=False, timed_out=True)
+        game = self._draft()
+        game._event("timed_out", points=self.turn_points)
+        game._end_turn(banked=0, farkle=False, timed_out=True)
+        return game
 
-    def _event(self, kind: str, **fields: Any) -> Game:
-        return _evolve(self, events=(*self.events, Event(kind, self.turn, **fields)))
+    # The steps below change a draft in place: the next game, copied once by ``_draft`` and seen
+    # by no one before ``apply`` returns it, so the values the engine hands out stay immutable.
+    # A copy per step made a replay rebuild the game seven times an action; the close replays
+    # every game left unfinished (its foresight check), and the site replays games to serve them.
 
-    def _keep(self, action: Keep) -> Game:
+    def _draft(self) -> Game:
+        return _evolve(self, step=self.step + 1, events=())
+
+    def _set(self, **changes: Any) -> None:
+        self.__dict__.update(changes)
+
+    def _event(self, kind: str, **fields: Any) -> None:
+        self._set(events=(*self.events, Event(kind, self.turn, **fields)))
+
+    def _keep(self, action: Keep) -> None:
         option = keep_option(self.dice, action.positions, self.table, self.sets)
         if action.then == "bank" and not option.may_bank:
             raise FarkleError(
@@ -316,61 +332,60 @@ class Game:
         turn = self.turns[-1]
         kept = _evolve(turn.throws[-1], keep=option)
         turn = _evolve(turn, throws=(*turn.throws[:-1], kept))
-        game = _evolve(
-            self,
+        self._set(
             in_hand=option.dice_left,
             turn_points=self.turn_points + option.points,
             turns=(*self.turns[:-1], turn),
             sets=option.sets,
-        )._event("kept", positions=option.positions, points=option.points)
+        )
+        self._event("kept", positions=option.positions, points=option.points)
         if action.then == "bank":
-            return game._end_turn(banked=game.turn_points, farkle=False)
+            self._end_turn(banked=self.turn_points, farkle=False)
+            return
         if option.hot_dice:
             # Hot dice (seed 000): once every die of the turn has scored, all of them come back.
-            game = game._event("hot_dice", in_hand=option.dice_left)
-        return game._throw()
+            self._event("hot_dice", in_hand=option.dice_left)
+        self._throw()
 
-    def _throw(self) -> Game:
+    def _throw(self) -> None:
         roll = self.roll + 1
         dice = throw_faces(self.seed, self.turn, roll, self.table.dice)[: self.in_hand]
         turn = self.turns[-1]
         kind = throw_kind(dice, self.table, self.sets)
         thrown = Throw(dice=dice, sets=self.sets, farkle=kind == FARKLE, rethrow=kind == RETHROW)
         turn = _evolve(turn, throws=(*turn.throws, thrown))
-        game = _evolve(self, roll=roll, state=AWAITING_KEEP, turns=(*self.turns[:-1], turn))
-        game = game._event("rolled", roll=roll, dice=dice)
+        self._set(roll=roll, state=AWAITING_KEEP, turns=(*self.turns[:-1], turn))
+        self._event("rolled", roll=roll, dice=dice)
         if kind == FARKLE:
             # Seed 000: a throw that scores nothing loses the turn's points and ends the turn.
-            game = game._event("farkle", points=self.turn_points)
-            return game._end_turn(banked=0, farkle=True)
-        if kind == RETHROW:
+            self._event("farkle", points=self.turn_points)
+            self._end_turn(banked=0, farkle=True)
+        elif kind == RETHROW:
             # Seed 004: the pair is thrown again; nothing to keep, the points stay at risk.
-            return _evolve(game, state=AWAITING_ROLL)._event("rethrow", dice=dice)
-        return game
+            self._set(state=AWAITING_ROLL)
+            self._event("rethrow", dice=dice)
 
-    def _end_turn(self, *, banked: int, farkle: bool, timed_out: bool = False) -> Game:
+    def _end_turn(self, *, banked: int, farkle: bool, timed_out: bool = False) -> None:
         score = self.score + banked
         penalty = 0
-        in_row = self.farkles_in_row
-        game = self
         if timed_out:
             # Seed 001: the turn's points are lost; the Farkles in a row stand as they were.
-            game = self
+            pass
         elif not farkle:
             # Seed 004: a bank clears the crosses (keeping dice alone does not).
-            game = _evolve(self, opened=True, farkles_in_row=0)
-            game = game._event("banked", points=banked, score=score)
+            self._set(opened=True, farkles_in_row=0)
+            self._event("banked", points=banked, score=score)
         elif self.rules.farkle_penalty and self.opened:
             # Seed 004: no cross before opening; at three crosses the player loses 500 and the
             # crosses go back to zero. Seed 000: the score never goes below 0.
-            in_row += 1
+            in_row = self.farkles_in_row + 1
             if in_row == 3:
                 penalty = min(self.rules.farkle_penalty, score)
                 score -= penalty
                 in_row = 0
-            game = _evolve(self, farkles_in_row=in_row)
+            self._set(farkles_in_row=in_row)
             if in_row == 0:
-                game = game._event("penalty", points=penalty, score=score)
+                self._event("penalty", points=penalty, score=score)
         turn = _evolve(
             self.turns[-1],
             points=banked,
@@ -381,18 +396,12 @@ class Game:
         )
         turns = (*self.turns[:-1], turn)
         if self.turn == TURNS:
-            return _evolve(
-                game,
-                state=FINISHED,
-                turns=turns,
-                score=score,
-                turn_points=0,
-                in_hand=0,
-                roll=0,
-                sets=(),
-            )._event("game_finished", score=score)
-        return _evolve(
-            game,
+            self._set(
+                state=FINISHED, turns=turns, score=score, turn_points=0, in_hand=0, roll=0, sets=()
+            )
+            self._event("game_finished", score=score)
+            return
+        self._set(
             state=AWAITING_ROLL,
             turn=self.turn + 1,
             roll=0,
@@ -401,4 +410,5 @@ class Game:
             score=score,
             turns=(*turns, Turn(number=self.turn + 1)),
             sets=(),
-        )._event("turn_started")
+        )
+        self._event("turn_started")

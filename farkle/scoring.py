@@ -17,6 +17,9 @@ from .errors import FarkleError
 from .tables import DEFAULT_TABLE, FACES, Combo, Table, get_table
 
 _WEIGHT = {face: 1 << (3 * (face - 1)) for face in FACES}
+# The faces a die shows, as a set: checking a throw against it is one call, not one per die (the
+# engine checks every throw it scores, the close's replays tens of thousands of them).
+_FACE_SET = frozenset(_WEIGHT)
 # The positions of every bit mask over six dice, shared by all keep lists.
 POSITIONS = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(64))
 
@@ -78,7 +81,7 @@ def scorer(table: str | Table = DEFAULT_TABLE) -> Scorer:
 
 def check_dice(dice: Sequence[int], limit: int) -> None:
     """FarkleError ``invalid_dice`` unless there are 1 to ``limit`` dice with faces 1 to 6."""
-    if not 0 < len(dice) <= limit or any(d not in _WEIGHT for d in dice):
+    if not 0 < len(dice) <= limit or not _FACE_SET.issuperset(dice):
         raise FarkleError("invalid_dice", f"Expected 1 to {limit} dice with faces 1 to 6.")
 
 

@@ -1,4 +1,5 @@
 import hashlib
+import random
 from dataclasses import replace
 
 import pytest
@@ -11,11 +12,13 @@ from farkle import (
     Game,
     Keep,
     Roll,
+    TimeOut,
     action_from_dict,
     keep_options,
     roll_vector,
     solve,
 )
+from farkle.tables import HouseRules
 
 
 def seed(i: int) -> bytes:
@@ -247,3 +250,44 @@ def test_game_ended_by_close_keeps_the_banked_points_and_loses_the_rest():
     assert [t.done for t in closed.turns] == [True, True]
     assert closed.ended_by_close() == closed
     assert Game.new(s).ended_by_close().turns == ()
+
+
+@pytest.mark.parametrize("table", ["farkle-challenge", "royal", "dix-mille"])
+@pytest.mark.parametrize("rules", [HouseRules(), HouseRules(entry_minimum=500, farkle_penalty=500)])
+def test_a_game_handed_out_stays_as_it_was_whatever_follows(table, rules):
+    # The engine builds each next game as a draft it changes in place (farkle/game.py): no game
+    # it has returned may change afterwards. Every game met in random play, timeouts included,
+    # must still equal a fresh replay of its own actions once the whole game has been played.
+    rng = random.Random(f"{table}:{rules}")
+    for i in range(12):
+        game = Game.new(seed(i), table, rules)
+        met, actions = [(game, [])], []
+        while not game.finished:
+            if rng.random() < 0.03:
+                action = TimeOut(game.turn)
+            elif game.state == AWAITING_ROLL:
+                action = Roll()
+            else:
+                options = game.keep_options()
+                option = rng.choice(options)
+                may_bank = option.may_bank and (game.opened or game._may_open(option.points))
+                action = Keep(
+                    option.positions, rng.choice(["bank", "roll"]) if may_bank else "roll"
+                )
+            game = game.apply(action)
+            actions = [*actions, action.to_dict()]
+            met.append((game, actions))
+        for earlier, its_actions in met:
+            assert earlier == Game.replay(seed(i), its_actions, table, rules)
+
+
+def test_a_refused_bank_below_the_entry_minimum_leaves_the_game_unchanged():
+    # The refusal comes after the draft of the next game was made: the game asked is untouched.
+    rules = HouseRules(entry_minimum=1000)
+    first = first_seed(lambda s: Game.new(s, rules=rules).apply(Roll()).state == AWAITING_KEEP)
+    game = Game.new(first, rules=rules).apply(Roll())
+    low = min(game.keep_options(), key=lambda option: option.points)
+    assert low.points < 1000
+    before = replace(game)
+    refused(game, Keep(low.positions, "bank"), "below_entry_minimum")
+    assert game == before
