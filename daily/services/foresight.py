@@ -18,9 +18,13 @@ from daily.models import Attempt, Puzzle, ScoreCount
 from farkle import foresight
 
 
-def foresight_fields(*, puzzle: Puzzle, actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The attempt fields the check of a finished official game sets: p-value, summary, held."""
-    result = foresight.check(puzzle.seed(), actions, puzzle.table, puzzle.rules())
+def foresight_fields(
+    *, puzzle: Puzzle, actions: Sequence[Mapping[str, Any]], seed: bytes | None = None
+) -> dict[str, Any]:
+    """The attempt fields the check of a finished official game sets: p-value, summary, held.
+    ``seed`` is the puzzle's, when the caller checks many of its games (the close)."""
+    seed = puzzle.seed() if seed is None else seed
+    result = foresight.check(seed, actions, puzzle.table, puzzle.rules())
     return {"foresight_p": result.p, "foresight": result.summary(), "held": result.held}
 
 
