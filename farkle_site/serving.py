@@ -4,6 +4,8 @@ choice of its statsd logger: to send statsd metrics, drop the option."""
 
 from __future__ import annotations
 
+import traceback
+
 from gunicorn import glogging
 from gunicorn.config import AccessLogFormat
 
@@ -12,7 +14,29 @@ class Logger(glogging.Logger):
     """For the default access format, only its nine atoms are built. gunicorn builds every one it
     knows, with each request header, response header and WSGI environ entry besides (about 60,
     each copied again to escape its quotes): the line cost 33 µs a request, 15 now (in process,
-    a request of the benchmarks' size). Any other format gets gunicorn's atoms."""
+    a request of the benchmarks' size). Any other format gets gunicorn's atoms.
+
+    The default line is also written without gunicorn's ``SafeAtoms``, a dict whose every lookup
+    runs Python code to answer '-' for the atoms a format may ask and the request lacks: the
+    nine atoms here are always there. Their quotes are escaped as it escapes them, and the line
+    goes to the same logger, preformatted. A line cost about 60 µs in all, 30 now (in process).
+    """
+
+    def access(self, resp, req, environ, request_time):
+        if self.cfg.access_log_format != AccessLogFormat.default:
+            return super().access(resp, req, environ, request_time)
+        if not self.access_log_enabled:
+            return
+        atoms = self.atoms(resp, req, environ, request_time)
+        escaped = {
+            name: value.replace('"', '\\"') if isinstance(value, str) else value
+            for name, value in atoms.items()
+        }
+        try:
+            # No arguments: logging leaves a '%' in the line alone.
+            self.access_log.info(self.cfg.access_log_format % escaped)
+        except Exception:
+            self.error(traceback.format_exc())
 
     def atoms(self, resp, req, environ, request_time):
         if self.cfg.access_log_format != AccessLogFormat.default:

@@ -72,6 +72,42 @@ def test_the_default_access_line_is_gunicorns_own(case):
     assert '"POST /api/attempts/7/actions?x=1 HTTP/1.1"' in lines[0]
 
 
+@pytest.mark.parametrize("case", CASES)
+@time_machine.travel(NOON, tick=False)
+def test_the_default_access_line_written_is_gunicorns_own(case, tmp_path):
+    # What reaches the access log file, through each logger's own access(): the same line.
+    request, environ = _request(referer=case["referer"], agent=case["agent"], user=case["user"])
+    response = types.SimpleNamespace(
+        status=case["status"], sent=case["sent"], headers=[("Content-Type", "application/json")]
+    )
+    took = datetime.timedelta(microseconds=1234)
+    written = []
+    for name, logger_class in (("ours", Logger), ("gunicorn", glogging.Logger)):
+        config = Config()
+        config.set("accesslog", str(tmp_path / name))
+        logger = logger_class(config)
+        logger.access(response, request, environ, took)
+        for handler in logger.access_log.handlers:
+            handler.close()
+        written.append((tmp_path / name).read_text())
+    assert written[0] == written[1]
+    assert written[0].count("\n") == 1 and written[0].startswith("203.0.113.9 - ")
+
+
+def test_a_percent_sign_in_the_request_reaches_the_line_as_sent(tmp_path):
+    # The line is handed to logging preformatted: a '%' in it must not be read as a format.
+    request, environ = _request(referer="https://x.test/?a=%s%d", agent="100% real", user=None)
+    config = Config()
+    config.set("accesslog", str(tmp_path / "access"))
+    logger = Logger(config)
+    response = types.SimpleNamespace(status=200, sent=2, headers=[])
+    logger.access(response, request, environ, datetime.timedelta(microseconds=1))
+    for handler in logger.access_log.handlers:
+        handler.close()
+    line = (tmp_path / "access").read_text()
+    assert '"https://x.test/?a=%s%d" "100% real"' in line
+
+
 def test_another_format_gets_every_atom():
     config = _config("%(h)s %({content-type}o)s %(D)s")
     request, environ = _request(referer=None, agent=None, user=None)
