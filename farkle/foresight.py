@@ -106,6 +106,12 @@ def throw_farkle_risk(dice: int, table: Table, sets: Sets = ()) -> Fraction:
     return sum((p for d, p in throws(dice) if throw_kind(d, table, sets) == FARKLE), Fraction(0))
 
 
+@cache
+def _risk(dice: int, table: Table, sets: Sets) -> float:
+    # As a float once per hand, not once per choice (a Fraction's float is Python code).
+    return float(throw_farkle_risk(dice, table, sets))
+
+
 def choices(
     seed: bytes,
     actions: Iterable[Mapping[str, Any]],
@@ -121,7 +127,8 @@ def choices(
         action = action_from_dict(data)
         if isinstance(action, Keep):
             found += _choice(game, action, solution)
-        game = game.apply(action)
+        # Its events are not read: not recorded.
+        game = game.apply(action, events=False)
     return found
 
 
@@ -149,7 +156,7 @@ def _choice(game: Game, action: Keep, solution) -> list[Choice]:
             best_bank=roll_value <= turn_points,
             roll_value=roll_value,
             farkle=throw_kind(hidden, t, sets) == FARKLE,
-            risk=float(throw_farkle_risk(dice, t, sets)),
+            risk=_risk(dice, t, sets),
         )
     ]
 

@@ -161,6 +161,9 @@ class Event:
         return found
 
 
+_BLANK_EVENT = Event("", 0)
+
+
 @dataclass(frozen=True)
 class Turn:
     """A turn: its throws and the points it banked (0 after a Farkle)."""
@@ -219,9 +222,13 @@ class Game:
     ) -> Game:
         """The game reached by applying stored actions, in order, to a new game."""
         game = cls.new(seed, table, rules)
+        last = None
         for data in actions:
-            game = game.apply(action_from_dict(data))
-        return game
+            if last is not None:
+                game = game.apply(last, events=False)
+            last = action_from_dict(data)
+        # The events of the last action only: they are the replayed game's.
+        return game if last is None else game.apply(last)
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -265,30 +272,31 @@ class Game:
             self, state=FINISHED, turns=turns, turn_points=0, in_hand=0, roll=0, sets=(), events=()
         )
 
-    def apply(self, action: Action) -> Game:
+    def apply(self, action: Action, *, events: bool = True) -> Game:
         """The game after ``action``, its ``events`` saying what the action caused; FarkleError
-        (and this game unchanged) when refused."""
+        (and this game unchanged) when refused. With ``events=False`` they are left empty: a
+        replay's steps before its last, whose events no one reads."""
         if self.state == FINISHED:
             raise FarkleError("finished", "The game is over.")
         if isinstance(action, Roll):
             if self.state != AWAITING_ROLL:
                 raise FarkleError("wrong_state", "Keep at least one die from this throw first.")
-            game = self._draft()
+            game = self._draft(events)
             game._throw()
-            return game
+            return game._recorded()
         if isinstance(action, Keep):
             if self.state != AWAITING_KEEP:
                 raise FarkleError("wrong_state", "Roll the dice first.")
             if action.then not in ("roll", "bank"):
                 raise FarkleError("invalid_action", "`then` is either 'roll' or 'bank'.")
-            game = self._draft()
+            game = self._draft(events)
             game._keep(action)
-            return game
+            return game._recorded()
         if isinstance(action, TimeOut):
-            return self.time_out(action.turn)
+            return self.time_out(action.turn, events=events)
         raise FarkleError("invalid_action", "Unknown action.")
 
-    def time_out(self, turn: int) -> Game:
+    def time_out(self, turn: int, *, events: bool = True) -> Game:
         """The game after turn ``turn``'s clock ran out: the turn ends with nothing banked.
 
         Seed 001 («A zéro, les points non encaissés sont perdus»): like a Farkle for the turn's
@@ -299,24 +307,35 @@ class Game:
             raise FarkleError("finished", "The game is over.")
         if turn != self.turn:
             raise FarkleError("wrong_state", f"The game is at turn {self.turn}, not {turn}.")
-        game = self._draft()
+        game = self._draft(events)
         game._event("timed_out", points=self.turn_points)
         game._end_turn(banked=0, farkle=False, timed_out=True)
-        return game
+        return game._recorded()
 
     # The steps below change a draft in place: the next game, copied once by ``_draft`` and seen
     # by no one before ``apply`` returns it, so the values the engine hands out stay immutable.
     # A copy per step made a replay rebuild the game seven times an action; the close replays
     # every game left unfinished (its foresight check), and the site replays games to serve them.
 
-    def _draft(self) -> Game:
-        return _evolve(self, step=self.step + 1, events=())
+    def _draft(self, events: bool) -> Game:
+        # Events None while the steps run: none are recorded (``apply(events=False)``).
+        return _evolve(self, step=self.step + 1, events=() if events else None)
+
+    def _recorded(self) -> Game:
+        if self.events is None:
+            self._set(events=())
+        return self
 
     def _set(self, **changes: Any) -> None:
         self.__dict__.update(changes)
 
     def _event(self, kind: str, **fields: Any) -> None:
-        self._set(events=(*self.events, Event(kind, self.turn, **fields)))
+        if self.events is None:
+            return
+        # Copied from a blank event: a frozen dataclass's __init__ sets each of its eight fields
+        # through object.__setattr__, half again the time, for the thirty events of a game.
+        event = _evolve(_BLANK_EVENT, kind=kind, turn=self.turn, **fields)
+        self._set(events=(*self.events, event))
 
     def _keep(self, action: Keep) -> None:
         option = keep_option(self.dice, action.positions, self.table, self.sets)

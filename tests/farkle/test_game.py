@@ -257,7 +257,8 @@ def test_game_ended_by_close_keeps_the_banked_points_and_loses_the_rest():
 def test_a_game_handed_out_stays_as_it_was_whatever_follows(table, rules):
     # The engine builds each next game as a draft it changes in place (farkle/game.py): no game
     # it has returned may change afterwards. Every game met in random play, timeouts included,
-    # must still equal a fresh replay of its own actions once the whole game has been played.
+    # must still equal a fresh replay of its own actions once the whole game has been played
+    # (which records the events of the last action alone).
     rng = random.Random(f"{table}:{rules}")
     for i in range(12):
         game = Game.new(seed(i), table, rules)
@@ -274,7 +275,10 @@ def test_a_game_handed_out_stays_as_it_was_whatever_follows(table, rules):
                 action = Keep(
                     option.positions, rng.choice(["bank", "roll"]) if may_bank else "roll"
                 )
+            quiet = game.apply(action, events=False)
             game = game.apply(action)
+            # A replay's steps record no events, and differ in nothing else.
+            assert quiet == replace(game, events=()) and game.events
             actions = [*actions, action.to_dict()]
             met.append((game, actions))
         for earlier, its_actions in met:
