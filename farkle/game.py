@@ -196,6 +196,7 @@ class Game:
     # Sets kept in the current hand, which seed 003's tables let newly thrown dice extend.
     sets: Sets = ()
     # What the action that made this game caused (none for a new game), for clients to show.
+    # None only inside ``apply``, while a step that records no events is being built.
     events: tuple[Event, ...] = ()
     # Challenge-only house rules (none for the daily).
     rules: HouseRules = NO_HOUSE_RULES

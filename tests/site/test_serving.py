@@ -108,6 +108,30 @@ def test_a_percent_sign_in_the_request_reaches_the_line_as_sent(tmp_path):
     assert '"https://x.test/?a=%s%d" "100% real"' in line
 
 
+def test_no_access_log_writes_nothing_and_builds_no_atoms(monkeypatch):
+    config = Config()
+    config.set("accesslog", None)
+    logger = Logger(config)
+    monkeypatch.setattr(logger, "atoms", lambda *a: pytest.fail("atoms built for no log"))
+    request, environ = _request(referer=None, agent=None, user=None)
+    response = types.SimpleNamespace(status=200, sent=2, headers=[])
+    logger.access(response, request, environ, datetime.timedelta(microseconds=1))
+
+
+def test_another_format_is_written_by_gunicorns_own_access(tmp_path):
+    # Its atoms may ask what the request lacks: gunicorn's SafeAtoms answers '-' for it.
+    config = Config()
+    config.set("accesslog", str(tmp_path / "access"))
+    config.set("access_log_format", "%(h)s %({x-missing}i)s %({content-type}o)s")
+    logger = Logger(config)
+    request, environ = _request(referer=None, agent=None, user=None)
+    response = types.SimpleNamespace(status=200, sent=2, headers=[("Content-Type", "text/csv")])
+    logger.access(response, request, environ, datetime.timedelta(microseconds=1))
+    for handler in logger.access_log.handlers:
+        handler.close()
+    assert (tmp_path / "access").read_text() == "203.0.113.9 - text/csv\n"
+
+
 def test_another_format_gets_every_atom():
     config = _config("%(h)s %({content-type}o)s %(D)s")
     request, environ = _request(referer=None, agent=None, user=None)
