@@ -223,13 +223,11 @@ class Game:
     ) -> Game:
         """The game reached by applying stored actions, in order, to a new game."""
         game = cls.new(seed, table, rules)
-        last = None
-        for data in actions:
-            if last is not None:
-                game = game.apply(last, events=False)
-            last = action_from_dict(data)
+        actions = list(actions)
+        for data in actions[:-1]:
+            game = game.apply(action_from_dict(data), events=False)
         # The events of the last action only: they are the replayed game's.
-        return game if last is None else game.apply(last)
+        return game.apply(action_from_dict(actions[-1])) if actions else game
 
     @property
     def dice(self) -> tuple[int, ...]:

@@ -252,6 +252,19 @@ def test_game_ended_by_close_keeps_the_banked_points_and_loses_the_rest():
     assert Game.new(s).ended_by_close().turns == ()
 
 
+def random_action(game: Game, rng: random.Random):
+    """A random valid action: now and then the turn's clock running out, else a roll, or a
+    random keep, banked or rolled on at random where banking is allowed."""
+    if rng.random() < 0.03:
+        return TimeOut(game.turn)
+    if game.state == AWAITING_ROLL:
+        return Roll()
+    option = rng.choice(game.keep_options())
+    entry = game.rules.entry_minimum
+    may_bank = option.may_bank and (game.opened or game.turn_points + option.points >= entry)
+    return Keep(option.positions, rng.choice(["bank", "roll"]) if may_bank else "roll")
+
+
 @pytest.mark.parametrize("table", ["farkle-challenge", "royal", "dix-mille"])
 @pytest.mark.parametrize("rules", [HouseRules(), HouseRules(entry_minimum=500, farkle_penalty=500)])
 def test_a_game_handed_out_stays_as_it_was_whatever_follows(table, rules):
@@ -264,17 +277,7 @@ def test_a_game_handed_out_stays_as_it_was_whatever_follows(table, rules):
         game = Game.new(seed(i), table, rules)
         met, actions = [(game, [])], []
         while not game.finished:
-            if rng.random() < 0.03:
-                action = TimeOut(game.turn)
-            elif game.state == AWAITING_ROLL:
-                action = Roll()
-            else:
-                options = game.keep_options()
-                option = rng.choice(options)
-                may_bank = option.may_bank and (game.opened or game._may_open(option.points))
-                action = Keep(
-                    option.positions, rng.choice(["bank", "roll"]) if may_bank else "roll"
-                )
+            action = random_action(game, rng)
             quiet = game.apply(action, events=False)
             game = game.apply(action)
             # A replay's steps record no events, and differ in nothing else.
@@ -310,18 +313,7 @@ def test_random_games_play_as_the_engine_played_them_before_its_drafts():
             for i in range(40):
                 game = Game.new(hashlib.sha256(f"golden-{i}".encode()).digest(), table, rules)
                 while not game.finished:
-                    if rng.random() < 0.03:
-                        action = TimeOut(game.turn)
-                    elif game.state == "awaiting_roll":
-                        action = Roll()
-                    else:
-                        option = rng.choice(game.keep_options())
-                        may_bank = option.may_bank and (
-                            game.opened or game.turn_points + option.points >= rules.entry_minimum
-                        )
-                        then = rng.choice(["bank", "roll"]) if may_bank else "roll"
-                        action = Keep(option.positions, then)
-                    game = game.apply(action)
+                    game = game.apply(random_action(game, rng))
                     seen = (game.state, game.step, game.turn, game.roll, game.in_hand)
                     seen += (game.turn_points, game.score, game.turns, game.sets, game.events)
                     seen += (game.opened, game.farkles_in_row)

@@ -72,6 +72,17 @@ def test_the_default_access_line_is_gunicorns_own(case):
     assert '"POST /api/attempts/7/actions?x=1 HTTP/1.1"' in lines[0]
 
 
+def _written(path, logger_class, request, environ, response, access_format=None) -> str:
+    """What ``logger_class``'s own ``access`` writes to an access log file at ``path``."""
+    config = _config(access_format)
+    config.set("accesslog", str(path))
+    logger = logger_class(config)
+    logger.access(response, request, environ, datetime.timedelta(microseconds=1234))
+    for handler in logger.access_log.handlers:
+        handler.close()
+    return path.read_text()
+
+
 @pytest.mark.parametrize("case", CASES)
 @time_machine.travel(NOON, tick=False)
 def test_the_default_access_line_written_is_gunicorns_own(case, tmp_path):
@@ -80,38 +91,22 @@ def test_the_default_access_line_written_is_gunicorns_own(case, tmp_path):
     response = types.SimpleNamespace(
         status=case["status"], sent=case["sent"], headers=[("Content-Type", "application/json")]
     )
-    took = datetime.timedelta(microseconds=1234)
-    written = []
-    for name, logger_class in (("ours", Logger), ("gunicorn", glogging.Logger)):
-        config = Config()
-        config.set("accesslog", str(tmp_path / name))
-        logger = logger_class(config)
-        logger.access(response, request, environ, took)
-        for handler in logger.access_log.handlers:
-            handler.close()
-        written.append((tmp_path / name).read_text())
-    assert written[0] == written[1]
-    assert written[0].count("\n") == 1 and written[0].startswith("203.0.113.9 - ")
+    ours = _written(tmp_path / "ours", Logger, request, environ, response)
+    theirs = _written(tmp_path / "gunicorn", glogging.Logger, request, environ, response)
+    assert ours == theirs
+    assert ours.count("\n") == 1 and ours.startswith("203.0.113.9 - ")
 
 
 def test_a_percent_sign_in_the_request_reaches_the_line_as_sent(tmp_path):
     # The line is handed to logging preformatted: a '%' in it must not be read as a format.
     request, environ = _request(referer="https://x.test/?a=%s%d", agent="100% real", user=None)
-    config = Config()
-    config.set("accesslog", str(tmp_path / "access"))
-    logger = Logger(config)
     response = types.SimpleNamespace(status=200, sent=2, headers=[])
-    logger.access(response, request, environ, datetime.timedelta(microseconds=1))
-    for handler in logger.access_log.handlers:
-        handler.close()
-    line = (tmp_path / "access").read_text()
+    line = _written(tmp_path / "access", Logger, request, environ, response)
     assert '"https://x.test/?a=%s%d" "100% real"' in line
 
 
 def test_no_access_log_writes_nothing_and_builds_no_atoms(monkeypatch):
-    config = Config()
-    config.set("accesslog", None)
-    logger = Logger(config)
+    logger = Logger(_config())
     monkeypatch.setattr(logger, "atoms", lambda *a: pytest.fail("atoms built for no log"))
     request, environ = _request(referer=None, agent=None, user=None)
     response = types.SimpleNamespace(status=200, sent=2, headers=[])
@@ -120,16 +115,17 @@ def test_no_access_log_writes_nothing_and_builds_no_atoms(monkeypatch):
 
 def test_another_format_is_written_by_gunicorns_own_access(tmp_path):
     # Its atoms may ask what the request lacks: gunicorn's SafeAtoms answers '-' for it.
-    config = Config()
-    config.set("accesslog", str(tmp_path / "access"))
-    config.set("access_log_format", "%(h)s %({x-missing}i)s %({content-type}o)s")
-    logger = Logger(config)
     request, environ = _request(referer=None, agent=None, user=None)
     response = types.SimpleNamespace(status=200, sent=2, headers=[("Content-Type", "text/csv")])
-    logger.access(response, request, environ, datetime.timedelta(microseconds=1))
-    for handler in logger.access_log.handlers:
-        handler.close()
-    assert (tmp_path / "access").read_text() == "203.0.113.9 - text/csv\n"
+    line = _written(
+        tmp_path / "access",
+        Logger,
+        request,
+        environ,
+        response,
+        access_format="%(h)s %({x-missing}i)s %({content-type}o)s",
+    )
+    assert line == "203.0.113.9 - text/csv\n"
 
 
 def test_another_format_gets_every_atom():
