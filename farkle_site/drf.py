@@ -2,11 +2,12 @@
 and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
 these classes while ``rest_framework.views`` is still loading.)"""
 
+import functools
 import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -341,52 +342,46 @@ class SessionCountedThrottles:
             _remember_player(key, request.session.get(settings.PLAYER_SESSION_KEY))
 
 
-class PlainJsonPost:
-    """A view (a mixin before ``SessionCountedThrottles`` and APIView) whose everyday POST is
-    served without DRF's request and response objects: the site's most frequent request, a game
-    action, spent 12 % of its instructions in them (issue 15).
+class PlainLane:
+    """A view (a mixin before APIView) whose everyday requests are served without DRF's request
+    and response objects, which cost a game action 12 % of its instructions (issue 15), and a
+    fresh browser's two requests about as much.
 
-    Plain means: a JSON object sent as ``application/json`` within ``API_MAX_BODY_BYTES``, that
-    ``plain_data`` accepts, JSON or anything accepted in return, no query string, a CSRF check
-    that passes, and the site's own authentication, permission, parser, negotiation and
-    renderer. Such a request is authenticated, throttled, handled by ``plain_post`` and refused
-    exactly as DRF would do it, in the same order, with the same classes and the same exception
-    handler; anything else, before anything was counted, is DRF's from the start (its refusals,
-    its 415, its 406, OPTIONS). The view's ``post`` and ``plain_post`` share the work, so the two
-    ways answer alike: the tests send every case both ways and compare the answers. What differs
-    is the object: a plain answer is Django's ``HttpResponse``, with no DRF ``.data``.
+    An everyday request has JSON or anything accepted in return, no query string, a CSRF check
+    that passes, the site's own authentication, permission, parser, negotiation and renderer,
+    and what the kind of lane asks (``plain_serve``). It is then authenticated, throttled,
+    handled and refused exactly as DRF would do it, in the same order, with the same classes and
+    the same exception handler; anything else, before anything was counted, is DRF's from the
+    start (its refusals, its 415, its 406, OPTIONS, HEAD). The view's DRF method and its plain
+    one share the work, so the two ways answer alike: the tests send every case both ways and
+    compare the answers. What differs is the object: a plain answer is Django's
+    ``HttpResponse``, with no DRF ``.data``.
 
-    The view defines ``plain_data(body) -> dict | None`` (the body's validated data when it is
-    plainly valid, None to leave it to DRF's validation) and ``plain_post(request, data,
-    **url_kwargs) -> (payload, status)`` (the work, raising as its ``post`` would).
+    Each kind of lane names its ``plain_method`` and defines ``plain_serve(request,
+    url_kwargs)``: the request's work, called once it is authenticated and throttled, that gives
+    its payload and status; None to leave the request to DRF.
     """
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        # Checked once, as the view is defined. The lane counts the throttles in the session's
-        # read, as that mixin does.
-        if not issubclass(cls, SessionCountedThrottles):
-            raise ImproperlyConfigured("A PlainJsonPost view counts with SessionCountedThrottles.")
-        missing = [name for name in ("plain_data", "plain_post") if not hasattr(cls, name)]
-        if missing:
-            raise ImproperlyConfigured(f"A PlainJsonPost view defines {' and '.join(missing)}.")
+    plain_method = ""
 
     def dispatch(self, request, *args, **kwargs):
-        data = self._plain_request(request, kwargs) if _LANE_OPEN else None
-        if data is None:
+        serve = self._plain_request(request, kwargs) if _LANE_OPEN else None
+        if serve is None:
             return super().dispatch(request, *args, **kwargs)
         self.args, self.kwargs, self.request = args, kwargs, request
         self.headers = self.default_response_headers
         renderer = self.renderer_classes[0]()
+        counted = isinstance(self, SessionCountedThrottles)
         try:
-            key = self.count_with_session(request)
+            key = self.count_with_session(request) if counted else None
             # DRF's order: authentication (the user, whose read is the session's), permissions,
             # throttles; the CSRF check, which comes first, was passed.
             request.user.is_authenticated  # noqa: B018 - the lazy user is read as DRF reads it
             self.check_permissions(request)
             self.check_throttles(request)
-            self.remember_session_player(request, key)
-            payload, status = self.plain_post(request, data, **kwargs)
+            if counted:
+                self.remember_session_player(request, key)
+            payload, status = serve()
         except Exception as exc:
             response = self._refusal(request, exc)
             response.accepted_renderer = renderer
@@ -413,11 +408,10 @@ class PlainJsonPost:
         response.exception = True
         return response
 
-    def _plain_request(self, request, url_kwargs: dict) -> dict | None:
+    def _plain_request(self, request, url_kwargs: dict) -> Callable[[], tuple[Any, int]] | None:
         meta = request.META
         if (
-            request.method != "POST"
-            or meta.get("CONTENT_TYPE") != "application/json"
+            request.method != self.plain_method
             or meta.get("HTTP_ACCEPT") not in JsonNegotiation.PLAIN
             or meta.get("QUERY_STRING")
             or "format" in url_kwargs
@@ -427,18 +421,8 @@ class PlainJsonPost:
             or getattr(request, "_force_auth_token", None) is not None
         ):
             return None
-        try:
-            if not 0 < int(meta.get("CONTENT_LENGTH") or 0) <= settings.API_MAX_BODY_BYTES:
-                return None
-            # As DRF's JSON parser reads it: UTF-8, no NaN nor infinities.
-            body = json.loads(request.body.decode("utf-8"), parse_constant=_refuse_constant)
-        except (ValueError, RecursionError, OSError):
-            # A malformed length or body (UnicodeDecodeError included), one nested too deeply
-            # for Python's JSON, or a body the client stopped sending: DRF's, which refuses each
-            # at its turn, after the CSRF check and the throttles.
-            return None
-        data = self.plain_data(body) if type(body) is dict else None
-        if data is None:
+        serve = self.plain_serve(request, url_kwargs)
+        if serve is None:
             return None
         # A check of its own per request, as DRF's: the middleware keeps the trusted origins it
         # has read, which the settings may change.
@@ -447,7 +431,7 @@ class PlainJsonPost:
             return None
         if check.process_view(request, None, (), {}) is not None:
             return None
-        return data
+        return serve
 
     def _lane_fits(self) -> bool:
         # The classes the lane stands in for; a view that changes any of them is DRF's.
@@ -462,8 +446,81 @@ class PlainJsonPost:
             and issubclass(parsers[0], BoundedJSONParser)
             and issubclass(self.content_negotiation_class, JsonNegotiation)
             and self.versioning_class is None
-            and "post" in self.http_method_names
+            and self.plain_method.lower() in self.http_method_names
         )
+
+
+class PlainJsonPost(PlainLane):
+    """A lane (``PlainLane``) for a POST of a JSON object: the site's most frequent request, a
+    game action. Plain means, besides: sent as ``application/json`` within
+    ``API_MAX_BODY_BYTES``, and accepted by the view's ``plain_data``.
+
+    The view defines ``plain_data(body) -> dict | None`` (the body's validated data when it is
+    plainly valid, None to leave it to DRF's validation) and ``plain_post(request, data,
+    **url_kwargs) -> (payload, status)`` (the work, raising as its ``post`` would).
+    """
+
+    plain_method = "POST"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Checked once, as the view is defined. The lane counts the throttles in the session's
+        # read, as that mixin does.
+        if not issubclass(cls, SessionCountedThrottles):
+            raise ImproperlyConfigured("A PlainJsonPost view counts with SessionCountedThrottles.")
+        missing = [name for name in ("plain_data", "plain_post") if not hasattr(cls, name)]
+        if missing:
+            raise ImproperlyConfigured(f"A PlainJsonPost view defines {' and '.join(missing)}.")
+
+    def plain_serve(self, request, url_kwargs):
+        meta = request.META
+        if meta.get("CONTENT_TYPE") != "application/json":
+            return None
+        try:
+            if not 0 < int(meta.get("CONTENT_LENGTH") or 0) <= settings.API_MAX_BODY_BYTES:
+                return None
+            # As DRF's JSON parser reads it: UTF-8, no NaN nor infinities.
+            body = json.loads(request.body.decode("utf-8"), parse_constant=_refuse_constant)
+        except (ValueError, RecursionError, OSError):
+            # A malformed length or body (UnicodeDecodeError included), one nested too deeply
+            # for Python's JSON, or a body the client stopped sending: DRF's, which refuses each
+            # at its turn, after the CSRF check and the throttles.
+            return None
+        data = self.plain_data(body) if type(body) is dict else None
+        if data is None:
+            return None
+        return functools.partial(self.plain_post, request, data, **url_kwargs)
+
+
+class PlainPostIgnoringBody(PlainLane):
+    """A lane (``PlainLane``) for a POST whose body the view never reads, nor DRF for it (only
+    the CSRF check may read a form's token, the same both ways): a start, the midnight rush's
+    second request. The view defines ``plain_post(request, **url_kwargs) -> (payload, status)``."""
+
+    plain_method = "POST"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "plain_post"):
+            raise ImproperlyConfigured("A PlainPostIgnoringBody view defines plain_post.")
+
+    def plain_serve(self, request, url_kwargs):
+        return functools.partial(self.plain_post, request, **url_kwargs)
+
+
+class PlainGet(PlainLane):
+    """A lane (``PlainLane``) for a GET: today's daily, the midnight rush's first request. The
+    view defines ``plain_get(request, **url_kwargs) -> (payload, status)``."""
+
+    plain_method = "GET"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "plain_get"):
+            raise ImproperlyConfigured("A PlainGet view defines plain_get.")
+
+    def plain_serve(self, request, url_kwargs):
+        return functools.partial(self.plain_get, request, **url_kwargs)
 
 
 # Tests close the lane to obtain DRF's own answers, which the lane's must equal.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -24,29 +25,41 @@ from daily.services.attempts import attempt_act, attempt_clock
 from daily.services.puzzles import daily_get_or_create
 from daily.web.session import session_player, session_player_id
 from farkle_site.domain import Conflict, Invalid, NotFound
-from farkle_site.drf import PlainJsonPost, ScopedPlayerThrottle, SessionCountedThrottles
+from farkle_site.drf import (
+    PlainGet,
+    PlainJsonPost,
+    ScopedPlayerThrottle,
+    SessionCountedThrottles,
+)
 
 
-def _daily_response(request: Request, day: datetime.date, now: datetime.datetime) -> Response:
+def _daily_payload(request: HttpRequest | Request, day: datetime.date, now: datetime.datetime):
     puzzle = daily_get_or_create(day=day, now=now)
     player = session_player(request)
     attempts = player_attempts_on(player=player, puzzle=puzzle)
-    return Response(puzzle_data(puzzle, now, attempts))
+    return puzzle_data(puzzle, now, attempts)
 
 
-# The CSRF cookie comes with today's daily, so an API client gets its token without a page.
+# The CSRF cookie comes with today's daily, so an API client gets its token without a page. The
+# first request of every fresh browser, served through the plain lane (farkle_site.drf).
 @method_decorator(ensure_csrf_cookie, name="get")
-class DailyTodayApi(APIView):
+class DailyTodayApi(PlainGet, APIView):
     @extend_schema(responses=schemas.DailySerializer, summary="Today's daily (UTC)")
     def get(self, request: Request) -> Response:
         now = timezone.now()
-        return _daily_response(request, day_of(now), now)
+        return Response(_daily_payload(request, day_of(now), now))
+
+    def plain_get(self, request: HttpRequest) -> tuple[dict, int]:
+        # What the decorator does for ``get``: the cookie is set as the answer leaves.
+        get_token(request)
+        now = timezone.now()
+        return _daily_payload(request, day_of(now), now), 200
 
 
 class DailyDayApi(APIView):
     @extend_schema(responses=schemas.DailySerializer, summary="The daily of a date")
     def get(self, request: Request, day: str) -> Response:
-        return _daily_response(request, parse_day(day), timezone.now())
+        return Response(_daily_payload(request, parse_day(day), timezone.now()))
 
 
 class DailyAttemptsApi(DailyApi, PuzzleAttemptsApi):

@@ -44,7 +44,7 @@ from daily.web.session import (
     session_player_or_create,
 )
 from daily.web.throttles import NewGuestThrottle
-from farkle_site.drf import ScopedPlayerThrottle, ThrottledAtOnce
+from farkle_site.drf import PlainPostIgnoringBody, ScopedPlayerThrottle, ThrottledAtOnce
 from farkle_site.middleware import browser_id_of
 
 
@@ -182,9 +182,10 @@ class PuzzleApi(APIView, metaclass=ABCMeta):
         return puzzle
 
 
-class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
+class PuzzleAttemptsApi(PlainPostIgnoringBody, ThrottledAtOnce, PuzzleApi):
     # Start an attempt: the player's first on an open puzzle is official, any later practice.
-    # Its throttles (per player, and per address for a new guest) count in one round trip.
+    # Its throttles (per player, and per address for a new guest) count in one round trip. A
+    # fresh browser's second request (the midnight rush): served through the plain lane.
 
     throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
     throttle_scope = "attempt_start"
@@ -192,17 +193,21 @@ class PuzzleAttemptsApi(ThrottledAtOnce, PuzzleApi):
     puzzle_counters = False
 
     def post(self, request: Request, **url_kwargs: Any) -> Response:
+        payload, code = self.plain_post(request._request, **url_kwargs)
+        return Response(payload, status=code)
+
+    def plain_post(self, request: HttpRequest, **url_kwargs: Any) -> tuple[dict, int]:
         now = timezone.now()
         puzzle = self.find_puzzle(now=now, **url_kwargs)
         # Refused before the session's player is created: a refusal stores nothing.
         attempt_start_allowed(puzzle=puzzle, now=now)
-        attempt = _start_as_new_guest(request._request, puzzle=puzzle, now=now)
+        attempt = _start_as_new_guest(request, puzzle=puzzle, now=now)
         if attempt is None:
             # The usual way writes with the ORM, which checks nothing of a copy: prove it first.
             puzzle = self.proven_puzzle(puzzle, now=now)
-            player = session_player_or_create(request._request, now=now)
+            player = session_player_or_create(request, now=now)
             attempt = attempt_start(player=player, puzzle=puzzle, now=now)
-        return Response(attempt_data(attempt, attempt.game()), status=status.HTTP_201_CREATED)
+        return attempt_data(attempt, attempt.game()), status.HTTP_201_CREATED
 
 
 def _start_as_new_guest(

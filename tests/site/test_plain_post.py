@@ -42,8 +42,10 @@ def _answer(response) -> Answer:
     with contextlib.suppress(ValueError):
         body = _normal(json.loads(body))
     headers = dict(response.headers)
-    # The attempts' ids differ in their digits: the length is checked, not compared.
-    assert int(headers.pop("Content-Length", len(response.content))) == len(response.content)
+    # The attempts' ids differ in their digits: the length is checked, not compared (a HEAD's
+    # is its GET's).
+    length = int(headers.pop("Content-Length", len(response.content)))
+    assert response.request["REQUEST_METHOD"] == "HEAD" or length == len(response.content)
     # The cookies set, with their attributes (their values are each browser's own secrets).
     for name, cookie in response.cookies.items():
         headers[f"cookie {name}"] = sorted((k, v) for k, v in cookie.items() if v)
@@ -57,13 +59,16 @@ def _csrf_client() -> Client:
     return client
 
 
-def _both_ways(monkeypatch, scenario: Callable[[], list]) -> list[Answer]:
+def _both_ways(
+    monkeypatch, scenario: Callable[[], list], normal: Callable[[Answer], Answer] = lambda a: a
+) -> list[Answer]:
     """The scenario's answers through the lane, checked equal to its answers through DRF alone
-    (each run with browsers, players and games of its own on the same dice)."""
+    (each run with browsers, players and games of its own on the same dice), once ``normal``
+    has marked what differs between two such runs."""
     seen = []
     for lane in (True, False):
         monkeypatch.setattr(drf, "_LANE_OPEN", lane)
-        seen.append([_answer(response) for response in scenario()])
+        seen.append([normal(_answer(response)) for response in scenario()])
     through_lane, through_drf = seen
     assert len(through_lane) == len(through_drf)
     for number, (mine, theirs) in enumerate(zip(through_lane, through_drf, strict=True)):
@@ -343,3 +348,207 @@ def test_a_plain_action_goes_without_drfs_request_and_anything_else_through_it(m
     # A game played to its end the plain way never went through DRF's request.
     play_greedy(client, rolled.json())
     assert through_drf == [_url(attempt)]
+
+
+# A fresh browser's two requests, GET today and its start (the midnight rush), and a challenge's
+# start, take lanes of their own (PlainGet, PlainPostIgnoringBody): the same comparisons.
+
+_TODAY = "/api/daily/today"
+_START = "/api/daily/today/attempts"
+
+
+def _day_normal(answer: Answer) -> Answer:
+    """What differs between the two ways' days: how many played (the first way's browsers are
+    counted by the second's), the guests' drawn names, and a practice game's own dice."""
+    status, headers, body = answer
+
+    def normal(value):
+        if isinstance(value, dict):
+            marked = {"players", "player", "attempt_id"}
+            if value.get("official") is False:
+                marked.add("commitment")
+            return {key: "<n>" if key in marked else normal(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [normal(item) for item in value]
+        return value
+
+    return status, headers, normal(body)
+
+
+def test_a_fresh_browser_and_its_return_answer_alike(monkeypatch, clock):
+    def scenario():
+        client = Client(enforce_csrf_checks=True)
+        today = client.get(_TODAY)
+        client.defaults["HTTP_X_CSRFTOKEN"] = client.cookies["csrftoken"].value
+        # As the site's script and the rush send it: no body at all.
+        official = client.generic("POST", _START)
+        responses = [today, official, client.get(_TODAY), post(client, _START)]
+        play_greedy(client, official.json())
+        return [*responses, post(client, _START), client.get(_TODAY)]
+
+    answers = _both_ways(monkeypatch, scenario, _day_normal)
+    assert [(status, body.get("code")) for status, _, body in answers] == [
+        (200, None),
+        (201, None),
+        (200, None),
+        # Practice opens once the official game is over.
+        (409, "wrong_state"),
+        (201, None),
+        (200, None),
+    ]
+    today, official, _, _, practice, last = answers
+    # The first answer gives the browser its CSRF and id cookies, the start its session.
+    assert {"cookie csrftoken", "cookie farkle_browser"} <= today[1].keys()
+    assert "cookie sessionid" in official[1]
+    assert official[2]["official"] is True and practice[2]["official"] is False
+    assert [a["official"] for a in last[2]["my_attempts"]] == [True, False]
+
+
+def test_what_the_start_and_today_lanes_leave_to_drf_answer_alike(monkeypatch, clock, settings):
+    def scenario():
+        client = _csrf_client()
+        forger = Client(enforce_csrf_checks=True)
+        forger.get(_TODAY)
+        return [
+            client.get(_TODAY, HTTP_ACCEPT="text/html"),
+            client.get(f"{_TODAY}?format=json"),
+            client.head(_TODAY),
+            client.options(_START),
+            post(client, _START, HTTP_ACCEPT="text/html"),
+            # A body the start never reads, whatever its type or size: the lane's.
+            post(client, _START, {"anything": [1, 2]}),
+            client.post(_START, "x" * (settings.API_MAX_BODY_BYTES + 1), content_type="text/plain"),
+            post(client, f"{_START}?x=1"),
+            post(client, "/api/daily/1999-01-01/attempts"),
+            post(client, "/api/daily/not-a-day/attempts"),
+            # Without the CSRF token its cookie asks for.
+            post(forger, _START),
+        ]
+
+    answers = _both_ways(monkeypatch, scenario, _day_normal)
+    assert [
+        (status, body.get("code") if status >= 400 else None) for status, _, body in answers
+    ] == [
+        (406, "not_acceptable"),
+        (200, None),
+        (200, None),
+        (200, None),
+        (406, "not_acceptable"),
+        (201, None),
+        # The official game is under way: no practice yet.
+        (409, "wrong_state"),
+        (409, "wrong_state"),
+        (404, "not_found"),
+        (400, "invalid_date"),
+        (403, "forbidden"),
+    ]
+
+
+def test_a_throttled_start_and_a_lost_database_answer_alike(monkeypatch, clock, shared_redis):
+    ways = iter(("10.0.0.1", "10.0.0.2"))
+
+    def throttled():
+        # A fresh browser's start counts on its address: each way from an address of its own.
+        client = Client(enforce_csrf_checks=True, REMOTE_ADDR=next(ways))
+        client.get(_TODAY)
+        client.defaults["HTTP_X_CSRFTOKEN"] = client.cookies["csrftoken"].value
+        with rates(attempt_start="1/minute"):
+            # Once it has its player, on the player's counter.
+            return [post(client, _START), post(client, _START), post(client, _START)]
+
+    answers = _both_ways(monkeypatch, throttled, _day_normal)
+    assert [(status, body.get("code")) for status, _, body in answers] == [
+        (201, None),
+        (409, "wrong_state"),
+        (429, "throttled"),
+    ]
+
+    def lost(**kwargs):
+        raise OperationalError("the connection was lost")
+
+    def scenario():
+        client = _csrf_client()
+        with monkeypatch.context() as patch:
+            patch.setattr(attempts_api, "player_attempts_on", lost)
+            return [client.get(_TODAY)]
+
+    ((status, headers, body),) = _both_ways(monkeypatch, scenario)
+    assert (status, body["code"], headers["Retry-After"]) == (503, "unavailable", "30")
+
+
+def test_an_accounts_day_and_a_challenges_start_answer_alike(monkeypatch, clock):
+    def scenario():
+        client = _csrf_client()
+        name = f"lane{User.objects.count()}"
+        signed = post(client, "/api/auth/signup", {"username": name, "password": "A-long-pass-9"})
+        assert signed.status_code == 201, signed.json()
+        client.defaults["HTTP_X_CSRFTOKEN"] = client.cookies["csrftoken"].value
+        made = post(client, "/api/challenges", {"title": "Lanes"})
+        start = f"/api/challenges/{made.json()['code']}/attempts"
+        # The account's own start, then a fresh browser's on the same challenge.
+        guest = _csrf_client()
+        return [
+            client.get(_TODAY),
+            post(client, _START),
+            client.get(_TODAY),
+            post(client, start),
+            post(client, start),
+            post(guest, start),
+        ]
+
+    def normal(answer: Answer) -> Answer:
+        # Each way's challenge has a code and dice of its own.
+        status, headers, body = _day_normal(answer)
+
+        def marked(value):
+            if isinstance(value, dict):
+                return {
+                    k: "<c>" if k in ("code", "commitment") else marked(v) for k, v in value.items()
+                }
+            if isinstance(value, list):
+                return [marked(v) for v in value]
+            return value
+
+        return status, headers, marked(body) if "challenge" in json.dumps(body) else body
+
+    answers = _both_ways(monkeypatch, scenario, normal)
+    assert [(status, body.get("code")) for status, _, body in answers] == [
+        (200, None),
+        (201, None),
+        (200, None),
+        (201, None),
+        (409, "wrong_state"),
+        (201, None),
+    ]
+    assert answers[2][2]["my_attempts"][0]["official"] is True
+
+
+def test_the_rushs_two_requests_go_without_drfs_request(monkeypatch, clock):
+    through_drf = []
+    initial = APIView.initial
+
+    def counted(self, request, *args, **kwargs):
+        through_drf.append(request.path)
+        return initial(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(APIView, "initial", counted)
+    client = Client(enforce_csrf_checks=True)
+    assert client.get(_TODAY).status_code == 200
+    started = client.generic("POST", _START, HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
+    assert started.status_code == 201 and through_drf == []
+    assert Attempt.objects.get(pk=started.json()["id"]).official
+    # Another day's page is DRF's still.
+    assert client.get("/api/daily/2026-11-28").status_code == 200
+    assert through_drf == ["/api/daily/2026-11-28"]
+
+
+def test_a_view_of_the_get_or_start_lane_defines_its_method():
+    with pytest.raises(ImproperlyConfigured, match="defines plain_get"):
+
+        class NoGet(drf.PlainGet, APIView):
+            pass
+
+    with pytest.raises(ImproperlyConfigured, match="defines plain_post"):
+
+        class NoPost(drf.PlainPostIgnoringBody, APIView):
+            pass
