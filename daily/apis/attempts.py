@@ -5,10 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django.http import HttpRequest
-from django.middleware.csrf import get_token
 from django.utils import timezone
-from django.utils.decorators import method_decorator
-from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -24,6 +21,7 @@ from daily.selectors.attempts import attempt_of_player, attempt_visible, player_
 from daily.services.attempts import attempt_act, attempt_clock
 from daily.services.puzzles import daily_get_or_create
 from daily.web.session import session_player, session_player_id
+from farkle_site.csrf import csrf_cookie_ensure
 from farkle_site.domain import Conflict, Invalid, NotFound
 from farkle_site.drf import (
     PlainGet,
@@ -41,17 +39,17 @@ def _daily_payload(request: HttpRequest | Request, day: datetime.date, now: date
 
 
 # The CSRF cookie comes with today's daily, so an API client gets its token without a page. The
-# first request of every fresh browser, served through the plain lane (farkle_site.drf).
-@method_decorator(ensure_csrf_cookie, name="get")
+# first request of every fresh browser, served through the plain lane (farkle_site.drf); the
+# cookie is drawn as Django's ``ensure_csrf_cookie`` would, in one read (farkle_site.csrf).
 class DailyTodayApi(PlainGet, APIView):
     @extend_schema(responses=schemas.DailySerializer, summary="Today's daily (UTC)")
     def get(self, request: Request) -> Response:
+        csrf_cookie_ensure(request)
         now = timezone.now()
         return Response(_daily_payload(request, day_of(now), now))
 
     def plain_get(self, request: HttpRequest) -> tuple[dict, int]:
-        # What the decorator does for ``get``: the cookie is set as the answer leaves.
-        get_token(request)
+        csrf_cookie_ensure(request)
         now = timezone.now()
         return _daily_payload(request, day_of(now), now), 200
 
