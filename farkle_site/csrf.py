@@ -1,28 +1,33 @@
 """A fresh browser's CSRF cookie, drawn in one read of the system's random source (issue 15).
 
-Django draws a CSRF secret one character at a time (``get_random_string``: 32 calls of
-``secrets.choice``, each its own ``os.urandom`` read), and ``get_token`` then draws a mask of 32
-more characters the same way for the masked token it returns: 64 reads for the first answer a
-fresh browser gets, the first request of the midnight rush. Each read releases the GIL, so on a
-busy gthread worker each can hand the interpreter to another thread and wait to take it back
-(measured here: 0.4 µs a read alone, 130 µs beside one busy thread), and in one thread the 64
-reads are about a sixth of that answer's CPU. Today's daily only needs the cookie set, not a
-token to render, so it draws no mask, and the secret comes from one read.
+Django draws a CSRF secret a character at a time (``get_random_string``: 32 calls of
+``secrets.choice``, each at least one ``os.urandom`` read, about 33 on average), and
+``get_token`` then draws a mask of 32 more characters the same way and ciphers the secret with
+it, for a token the view does not use: 64 reads or more in the first answer a fresh browser
+gets, the first request of the midnight rush. That drawing and ciphering, character by
+character in Python, was about a sixth of the answer's CPU in one thread; each read also
+releases the GIL, which a busy gthread worker's other threads may take (measured here: a read
+0.4 µs alone, 130 µs beside one busy thread). Today's daily needs the cookie, not a token to
+render: it draws no mask, and its secret comes from one read.
 """
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from django.http import HttpRequest
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+    from rest_framework.request import Request
 
 # 248 = 4 × 62 of a byte's 256 values stand for the 62 characters, each for four of them; the 8
 # others are passed over, so every character is as likely as with Django's draw.
 _USABLE = 256 - 256 % len(CSRF_ALLOWED_CHARS)
-# A few bytes more than a secret's length: fewer than 32 usable among 40 bytes (9 or more passed
-# over, each 1 in 32) happens about once in ten million draws, and then a second read follows.
-_READ = CSRF_SECRET_LENGTH + 8
+# Twelve bytes more than a secret's length: fewer than 32 usable among 44 (13 or more passed
+# over, each 1 in 32) happens about once in 1.8 billion draws, and then another read follows.
+_READ = CSRF_SECRET_LENGTH + 12
 
 
 def csrf_secret_new() -> str:
@@ -37,11 +42,12 @@ def csrf_secret_new() -> str:
     return "".join(chars[:CSRF_SECRET_LENGTH])
 
 
-def csrf_cookie_ensure(request: HttpRequest) -> None:
+def csrf_cookie_ensure(request: HttpRequest | Request) -> None:
     """What ``django.middleware.csrf.get_token`` does to the request, for a view that needs the
-    cookie and no token: Django's CSRF middleware sets (or renews) the cookie as the answer
-    leaves. The request's ``META`` carries the secret as Django's own ``get_token`` leaves it (a
-    test holds the two alike)."""
+    cookie and no token. The cookie itself (and its ``Vary: Cookie``) is set by Django's
+    ``CsrfViewMiddleware`` as the answer leaves, which must therefore be in ``MIDDLEWARE`` (it
+    is: the site's every POST needs it); ``META`` carries the secret as ``get_token`` leaves it
+    (a test holds the two alike)."""
     if "CSRF_COOKIE" in request.META:
         request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
     else:

@@ -40,7 +40,7 @@ def _daily_payload(request: HttpRequest | Request, day: datetime.date, now: date
 
 # The CSRF cookie comes with today's daily, so an API client gets its token without a page. The
 # first request of every fresh browser, served through the plain lane (farkle_site.drf); the
-# cookie is drawn as Django's ``ensure_csrf_cookie`` would, in one read (farkle_site.csrf).
+# cookie is set as Django's ``ensure_csrf_cookie`` sets it, drawn in one read (farkle_site.csrf).
 class DailyTodayApi(PlainGet, APIView):
     @extend_schema(responses=schemas.DailySerializer, summary="Today's daily (UTC)")
     def get(self, request: Request) -> Response:
