@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -32,11 +31,9 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connectio
 from django.db.models import Model
 
 from farkle_site import ratelimit
+from farkle_site.random_strings import random_string
 
 logger = logging.getLogger("django.contrib.sessions")
-
-
-_KEYS = len(VALID_KEY_CHARS) ** 32
 
 
 @dataclass(frozen=True)
@@ -148,15 +145,9 @@ class SessionStore(CachedDbStore):
         return data
 
     def _get_new_session_key(self) -> str:
-        # No probe: the forced INSERT is the check (see the module's docstring). One draw of a
-        # number below 36**32 written in base 36 is the same uniform key as Django's 32 draws of
-        # a character (each a read of the system's random source), in a tenth of the time.
-        number = secrets.randbelow(_KEYS)
-        key = []
-        for _ in range(32):
-            number, digit = divmod(number, 36)
-            key.append(VALID_KEY_CHARS[digit])
-        return "".join(key)
+        # No probe: the forced INSERT is the check (see the module's docstring). Django's key in
+        # one read of the system's random source, not one a character.
+        return random_string(VALID_KEY_CHARS, 32)
 
     def save(self, must_create: bool = False) -> None:
         if self.session_key is None:

@@ -70,3 +70,17 @@ def run_python() -> RunPython:
 def production_env() -> dict[str, str]:
     """Settings variables of a production deployment."""
     return dict(_PRODUCTION_ENV)
+
+
+@pytest.fixture
+def urandom_reads(monkeypatch) -> list[int]:
+    """The sizes of the ``os.urandom`` reads made during the test, in order."""
+    sizes: list[int] = []
+    real = os.urandom
+
+    def counted(size: int) -> bytes:
+        sizes.append(size)
+        return real(size)
+
+    monkeypatch.setattr(os, "urandom", counted)
+    return sizes

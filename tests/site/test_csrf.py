@@ -1,10 +1,7 @@
-"""Today's daily sets a fresh browser's CSRF cookie from one read of the system's random source
-(farkle_site.csrf, issue 15), a cookie Django's CSRF check then accepts."""
+"""Today's daily sets a fresh browser's CSRF cookie from one read of the system's random source and
+no mask (farkle_site.csrf, issue 15), a cookie Django's CSRF check then accepts."""
 
 from __future__ import annotations
-
-import collections
-import os
 
 import pytest
 from django.middleware import csrf as django_csrf
@@ -18,71 +15,15 @@ _START = "/api/daily/today/attempts"
 
 
 @pytest.fixture
-def reads(monkeypatch):
-    """The sizes of the ``os.urandom`` reads; Django's own CSRF draw refused meanwhile (it would
-    read through the ``secrets`` module instead)."""
-    sizes: list[int] = []
-    real = os.urandom
-
-    def counted(size: int) -> bytes:
-        sizes.append(size)
-        return real(size)
+def reads(monkeypatch, urandom_reads):
+    """The ``os.urandom`` reads; Django's own CSRF draw, which reads through the ``secrets``
+    module instead, refused meanwhile."""
 
     def refused():
         raise AssertionError("Django's CSRF draw was used")
 
-    monkeypatch.setattr(os, "urandom", counted)
     monkeypatch.setattr(django_csrf, "_get_new_csrf_string", refused)
-    return sizes
-
-
-def _fed(monkeypatch, *chunks: bytes) -> list[int]:
-    """Make ``os.urandom`` answer ``chunks`` in turn; the sizes asked are returned."""
-    asked: list[int] = []
-    left = list(chunks)
-
-    def read(size: int) -> bytes:
-        asked.append(size)
-        chunk = left.pop(0)
-        assert len(chunk) == size
-        return chunk
-
-    monkeypatch.setattr(os, "urandom", read)
-    return asked
-
-
-def test_a_secret_is_32_characters_of_djangos_alphabet_from_one_read(reads):
-    secret = csrf.csrf_secret_new()
-    assert len(secret) == 32 and set(secret) <= set(CSRF_ALLOWED_CHARS)
-    # A second read follows about once in 1.8 billion draws.
-    assert reads == [44]
-
-
-def test_each_character_stands_for_four_byte_values_and_the_eight_others_are_passed_over(
-    monkeypatch,
-):
-    # 256 = 4 × 62 + 8, by hand: 'a' to 'z', 'A' to 'Z', '0' to '9' each from 4 byte values.
-    firsts = collections.Counter()
-    rest = bytes(range(43))
-    for value in range(256):
-        _fed(monkeypatch, bytes([value]) + rest)
-        secret = csrf.csrf_secret_new()
-        assert len(secret) == 32
-        firsts[secret[0] if value < 248 else "passed over"] += 1
-        # The byte after it, 0, stands for 'a'.
-        assert value < 248 or secret[0] == "a"
-    assert firsts.pop("passed over") == 8
-    assert firsts == {
-        char: 4 for char in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-    }
-
-
-def test_a_read_with_too_few_usable_bytes_is_followed_by_another(monkeypatch):
-    asked = _fed(monkeypatch, bytes([255] * 24 + list(range(20))), bytes(range(62, 106)))
-    secret = csrf.csrf_secret_new()
-    # 20 characters from the first read, 12 from the second (bytes 62 to 73: 'a' to 'l').
-    assert secret == "abcdefghijklmnopqrst" + "abcdefghijkl"
-    assert asked == [44, 44]
+    return urandom_reads
 
 
 @pytest.mark.parametrize("cookie", [None, "k" * 32])
