@@ -4,7 +4,8 @@ targets of docs/performance.md.
 Creates a database of its own (``farkle_bench_api``, on the server ``DATABASE_URL`` names, by
 default the local one), migrates it, starts gunicorn with production settings on a free
 127.0.0.1 port, drives it from this process (threads on ``http.client`` connections, one cookie
-jar per simulated browser), then stops gunicorn and drops the database. In one run, alternating
+jar per simulated browser; the midnight rush from one thread on non-blocking sockets), then stops
+gunicorn and drops the database. In one run, alternating
 so that the machine's noise falls on both alike:
 
 - throughput of ``GET /healthz`` (one query) and of game actions, players playing ten-turn games
@@ -37,6 +38,7 @@ import math
 import os
 import random
 import resource
+import selectors
 import signal
 import socket
 import statistics
@@ -594,32 +596,142 @@ def actions_phase(
     return len(latencies) / window, window, latencies, total
 
 
-def rush_phase(port: int, players: int, concurrency: int) -> tuple[float, Samples]:
-    """Seconds for ``players`` fresh browsers, ``concurrency`` at a time, to start today's daily."""
-    counter = itertools.count()
-    lock = threading.Lock()
+class FreshBrowser:
+    """A fresh browser of the rush: its socket, what it has left to send, what it has read of
+    the answer, the cookies it was given, and when its request went out."""
 
-    def arrivals(index: int) -> Samples:
-        samples = Samples()
-        rng = random.Random(index)
-        while True:
-            with lock:
-                n = next(counter)
-            if n >= players:
-                return samples
-            try:
-                game = new_player_start(port, rng, samples)
-            except (OSError, http.client.HTTPException) as error:
-                samples.errors.append(repr(error))
-                continue
-            if game is not None:
-                game.browser.close()
+    __slots__ = ("sock", "outgoing", "incoming", "cookies", "sent", "started")
+
+    def __init__(self, request: bytes) -> None:
+        self.outgoing = request
+        self.incoming = b""
+        self.cookies: dict[bytes, bytes] = {}
+        self.sent = time.perf_counter()
+        # Whether the GET has been answered and the start sent.
+        self.started = False
+
+
+def split_response(data: bytes) -> tuple[int, dict[bytes, bytes], list[bytes], bytes] | None:
+    """Status, headers (names lowercase), the Set-Cookie values and body of a whole HTTP/1.1
+    response with a Content-Length; None while ``data`` holds less than that. The site answers
+    these requests with a length, never in chunks: anything else is refused."""
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        return None
+    lines = data[:end].split(b"\r\n")
+    status = int(lines[0].split(b" ", 2)[1])
+    headers, cookies = {}, []
+    for line in lines[1:]:
+        name, _, value = line.partition(b":")
+        name, value = name.strip().lower(), value.strip()
+        if name == b"set-cookie":
+            cookies.append(value)
+        headers[name] = value
+    if b"content-length" not in headers:
+        raise ValueError(f"an answer without a Content-Length: {data[:end]!r}")
+    total = end + 4 + int(headers[b"content-length"])
+    if len(data) < total:
+        return None
+    return status, headers, cookies, data[end + 4 : total]
+
+
+def rush_phase(port: int, players: int, concurrency: int) -> tuple[float, Samples]:
+    """Seconds for ``players`` fresh browsers, ``concurrency`` at a time, to start today's daily:
+    each reads it (cookies, CSRF token), then starts it on the same connection, as
+    ``new_player_start`` does.
+
+    They are driven from this one thread over non-blocking sockets, as a load generator such as
+    wrk drives its connections: the client shares the machine's cores with the site, and a
+    hundred threads of ``http.client``, one a browser, took 0.7-1.0 ms of CPU a player (a fifth
+    of a core, much of it their contention for the GIL) where this takes about 0.4
+    (docs/performance.md)."""
+    samples = Samples()
+    selector = selectors.DefaultSelector()
+    host = f"Host: {HOST}:{port}\r\n".encode()
+    read_today = b"GET /api/daily/today HTTP/1.1\r\n" + host + b"Accept: application/json\r\n\r\n"
+    arrived = left = 0
+
+    def connect(browser: FreshBrowser) -> None:
+        browser.sock = socket.socket()
+        browser.sock.setblocking(False)
+        browser.sock.connect_ex((HOST, port))
+        selector.register(browser.sock, selectors.EVENT_WRITE, browser)
+
+    def arrive() -> None:
+        nonlocal arrived
+        arrived += 1
+        connect(FreshBrowser(read_today))
+
+    def leave(browser: FreshBrowser, error: str | None = None) -> None:
+        nonlocal left
+        selector.unregister(browser.sock)
+        browser.sock.close()
+        left += 1
+        if error is not None:
+            samples.errors.append(error)
+        if arrived < players:
+            arrive()
+
+    def answered(browser: FreshBrowser, status: int, headers, cookies, body: bytes) -> None:
+        now = time.perf_counter()
+        what = "POST /api/daily/today/attempts" if browser.started else "GET /api/daily/today"
+        if status != (201 if browser.started else 200):
+            return leave(browser, describe_error(what, status, body))
+        samples.add(now, now - browser.sent)
+        if browser.started:
+            official = json.loads(body).get("official")
+            return leave(browser, None if official else describe_error(what, status, body))
+        for cookie in cookies:
+            name, _, value = cookie.split(b";", 1)[0].partition(b"=")
+            browser.cookies[name.strip()] = value
+        jar = b"; ".join(name + b"=" + value for name, value in browser.cookies.items())
+        browser.outgoing = (
+            b"POST /api/daily/today/attempts HTTP/1.1\r\n" + host + b"Accept: application/json\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 0\r\n"
+            b"X-CSRFToken: " + browser.cookies.get(b"csrftoken", b"") + b"\r\n"
+            b"Cookie: " + jar + b"\r\n\r\n"
+        )
+        browser.incoming = b""
+        browser.started = True
+        browser.sent = time.perf_counter()
+        if headers.get(b"connection", b"").lower() == b"close":
+            # As a browser would: the start goes out on a new connection.
+            selector.unregister(browser.sock)
+            browser.sock.close()
+            connect(browser)
+        else:
+            selector.modify(browser.sock, selectors.EVENT_WRITE, browser)
 
     start = time.perf_counter()
-    total = Samples()
-    for samples in in_threads(concurrency, arrivals):
-        total.merge(samples)
-    return time.perf_counter() - start, total
+    for _ in range(min(players, concurrency)):
+        arrive()
+    while left < players:
+        events = selector.select(TIMEOUT)
+        if not events:
+            for key in list(selector.get_map().values()):
+                leave(key.data, f"no answer in {TIMEOUT:.0f} s")
+            continue
+        for key, _ in events:
+            browser = key.data
+            try:
+                if browser.outgoing:
+                    browser.outgoing = browser.outgoing[browser.sock.send(browser.outgoing) :]
+                    if not browser.outgoing:
+                        selector.modify(browser.sock, selectors.EVENT_READ, browser)
+                    continue
+                data = browser.sock.recv(65536)
+                if not data:
+                    leave(browser, "the site closed the connection before answering")
+                    continue
+                browser.incoming += data
+                response = split_response(browser.incoming)
+            except (OSError, ValueError) as error:
+                leave(browser, repr(error))
+                continue
+            if response is not None:
+                answered(browser, *response)
+    selector.close()
+    return time.perf_counter() - start, samples
 
 
 def rush_check(database: str, since: datetime.datetime) -> tuple[int, int, int, int, int]:
@@ -728,7 +840,8 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
         f"gunicorn farkle_site.wsgi: {args.workers} gthread workers × {args.threads} threads on "
         f"{CORES} cores, DEBUG=0, "
         f"Postgres database {urlsplit(database).path[1:]}; the client: this process, threads on "
-        f"http.client, keep-alive; {args.rounds} rounds of "
+        "http.client, keep-alive (the rush: one thread, non-blocking sockets); "
+        f"{args.rounds} rounds of "
         f"{args.seconds:g} s: {args.clients} healthz clients, then {args.players} players "
         "playing without pause",
         flush=True,
