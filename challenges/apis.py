@@ -6,8 +6,6 @@ import datetime
 from typing import Any
 
 from django.utils import timezone
-from django.utils.decorators import method_decorator
-from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -41,6 +39,7 @@ from daily.models import Puzzle
 from daily.selectors.attempts import player_attempts_on
 from daily.web.session import session_player, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
+from farkle_site.csrf import csrf_cookie_ensure
 from farkle_site.domain import Invalid
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.fields import StrictCharField, StrictIntegerField
@@ -130,14 +129,15 @@ class ChallengesApi(APIView):
         return Response(challenge_data(request, challenge, now), status=status.HTTP_201_CREATED)
 
 
-# An API client that starts from a code gets its CSRF cookie here, as from today's daily.
-@method_decorator(ensure_csrf_cookie, name="get")
 class ChallengeApi(APIView):
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "challenge_lookup"
 
     @extend_schema(responses=ChallengeDetailSerializer, summary="Look a challenge up by its code")
     def get(self, request: Request, code: str) -> Response:
+        # An API client that starts from a code gets its CSRF cookie here, as from today's daily,
+        # and as cheaply: a shared code brings its group's fresh browsers here at once.
+        csrf_cookie_ensure(request)
         now = timezone.now()
         challenge = selectors.challenge_get(code=code)
         attempts = player_attempts_on(player=session_player(request), puzzle=challenge.puzzle)

@@ -1,5 +1,6 @@
-"""Today's daily sets a fresh browser's CSRF cookie from one read of the system's random source and
-no mask (farkle_site.csrf, issue 15), a cookie Django's CSRF check then accepts."""
+"""Today's daily and a challenge looked up by its code set a fresh browser's CSRF cookie from one
+read of the system's random source and no mask (farkle_site.csrf, issue 15), a cookie Django's
+CSRF check then accepts."""
 
 from __future__ import annotations
 
@@ -69,4 +70,33 @@ def test_todays_first_answer_draws_its_cookie_once_and_the_cookie_guards_the_sta
     refused = client.generic("POST", _START)
     assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
     started = client.generic("POST", _START, HTTP_X_CSRFTOKEN=token)
+    assert started.status_code == 201 and started.json()["official"] is True
+
+
+@pytest.mark.django_db
+def test_a_challenge_looked_up_by_code_draws_its_cookie_once_and_the_cookie_guards_the_start(
+    clock, reads
+):
+    creator = Client()
+    creator.get(_TODAY)
+    made = creator.post(
+        "/api/challenges",
+        {},
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=creator.cookies["csrftoken"].value,
+    )
+    assert made.status_code == 201, made.json()
+    code = made.json()["code"]
+    # A friend's fresh browser, given the code.
+    friend = Client(enforce_csrf_checks=True)
+    reads.clear()
+    looked_up = friend.get(f"/api/challenges/{code}")
+    assert looked_up.status_code == 200
+    assert sorted(reads) == [16, 44]
+    token = friend.cookies["csrftoken"].value
+    assert len(token) == 32 and set(token) <= set(CSRF_ALLOWED_CHARS)
+    assert "Cookie" in looked_up["Vary"]
+    refused = friend.generic("POST", f"/api/challenges/{code}/attempts")
+    assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
+    started = friend.generic("POST", f"/api/challenges/{code}/attempts", HTTP_X_CSRFTOKEN=token)
     assert started.status_code == 201 and started.json()["official"] is True
