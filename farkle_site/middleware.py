@@ -1,5 +1,6 @@
 """Middleware of the site."""
 
+import functools
 import uuid
 
 from django.conf import settings
@@ -32,7 +33,7 @@ class BrowserIdMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if browser_id_of(request) is None:
+        if browser_id_of(request) is None and not getattr(response, "browser_id_exempt", False):
             response.set_cookie(
                 settings.BROWSER_COOKIE_NAME,
                 str(uuid.uuid4()),
@@ -42,6 +43,20 @@ class BrowserIdMiddleware:
                 samesite="Lax",
             )
         return response
+
+
+def browser_id_exempt(view):
+    """A view whose answers give no browser an id: the health check, which load balancers and
+    monitors call every few seconds without keeping cookies, each call a new browser to the
+    middleware above."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response.browser_id_exempt = True
+        return response
+
+    return wrapped
 
 
 class SecurityHeadersMiddleware:

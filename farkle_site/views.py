@@ -14,10 +14,12 @@ from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from farkle_site.errors import RETRY_AFTER_UNAVAILABLE, UNAVAILABLE, database_unavailable
+from farkle_site.middleware import browser_id_exempt
 
 logger = logging.getLogger(__name__)
 
 
+@browser_id_exempt
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """Answer whether the site can reach its database, with one query."""

@@ -17,6 +17,22 @@ def test_healthz_answers_ok(client, django_assert_num_queries):
 
 
 @pytest.mark.django_db
+def test_healthz_gives_no_browser_id(client, settings):
+    # A load balancer's probe keeps no cookies: each call would be a new browser.
+    health = client.get("/healthz")
+    failed = client.post("/healthz")
+    today = client.get("/api/daily/today")
+
+    assert (health.status_code, failed.status_code, health.cookies, failed.cookies) == (
+        200,
+        405,
+        {},
+        {},
+    )
+    assert settings.BROWSER_COOKIE_NAME in today.cookies
+
+
+@pytest.mark.django_db
 def test_healthz_over_http_is_not_redirected_to_https(client, settings):
     settings.SECURE_SSL_REDIRECT = True
 
