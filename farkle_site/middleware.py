@@ -1,6 +1,5 @@
 """Middleware of the site."""
 
-import functools
 import uuid
 
 from django.conf import settings
@@ -21,7 +20,8 @@ def browser_id_of(request: HttpRequest) -> uuid.UUID | None:
 
 
 class BrowserIdMiddleware:
-    """Give every browser a random id cookie on its first visit.
+    """Give every browser a random id cookie on its first visit to any view but a
+    ``browser_id_exempt`` one.
 
     A guest player is created by the browser's first game; two first requests at once (a double
     click, two tabs) would otherwise create two players, each with an official attempt. With the
@@ -33,7 +33,9 @@ class BrowserIdMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if browser_id_of(request) is None and not getattr(response, "browser_id_exempt", False):
+        match = request.resolver_match
+        exempt = match is not None and getattr(match.func, "browser_id_exempt", False)
+        if not exempt and browser_id_of(request) is None:
             response.set_cookie(
                 settings.BROWSER_COOKIE_NAME,
                 str(uuid.uuid4()),
@@ -46,17 +48,12 @@ class BrowserIdMiddleware:
 
 
 def browser_id_exempt(view):
-    """A view whose answers give no browser an id: the health check, which load balancers and
-    monitors call every few seconds without keeping cookies, each call a new browser to the
-    middleware above."""
-
-    @functools.wraps(view)
-    def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        response.browser_id_exempt = True
-        return response
-
-    return wrapped
+    """Mark a view whose answers give no browser an id: the health check, which load balancers
+    and monitors call every few seconds without keeping cookies, each call a new browser to the
+    middleware above. The view is marked rather than its answers, so that an answer made outside
+    it (the 500 page of an error it raised) gives none either."""
+    view.browser_id_exempt = True
+    return view
 
 
 class SecurityHeadersMiddleware:
