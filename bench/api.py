@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import errno
 import http.client
 import itertools
 import json
@@ -320,27 +321,18 @@ class Game:
     threshold: int
 
 
-def new_player_start(port: int, rng: random.Random, samples: Samples | None = None) -> Game | None:
-    """A fresh browser reads today's daily (cookies, CSRF token), then starts it."""
+def new_player_start(port: int, rng: random.Random) -> Game | None:
+    """A fresh browser reads today's daily (cookies, CSRF token), then starts it; None unless
+    both are answered as they should be (the rush's browsers, ``rush_phase``, do the same)."""
     browser = Browser(port)
-    status, data, seconds = browser.request("GET", "/api/daily/today")
-    if status != 200:
-        if samples is not None:
-            samples.errors.append(describe_error("GET /api/daily/today", status, data))
-        browser.close()
-        return None
-    if samples is not None:
-        samples.add(time.perf_counter(), seconds)
-    status, data, seconds = browser.request("POST", "/api/daily/today/attempts")
-    state = json.loads(data) if status == 201 else None
-    if state is None or not state["official"]:
-        if samples is not None:
-            samples.errors.append(describe_error("POST /api/daily/today/attempts", status, data))
-        browser.close()
-        return None
-    if samples is not None:
-        samples.add(time.perf_counter(), seconds)
-    return Game(browser, state, rng.choice((300, 400, 500, 600, 800, 1000)))
+    status, _, _ = browser.request("GET", "/api/daily/today")
+    if status == 200:
+        status, data, _ = browser.request("POST", "/api/daily/today/attempts")
+        state = json.loads(data) if status == 201 else None
+        if state is not None and state["official"]:
+            return Game(browser, state, rng.choice((300, 400, 500, 600, 800, 1000)))
+    browser.close()
+    return None
 
 
 def next_action(game: Game) -> dict:
@@ -598,28 +590,32 @@ def actions_phase(
 
 class FreshBrowser:
     """A fresh browser of the rush: its socket, what it has left to send, what it has read of
-    the answer, the cookies it was given, and when its request went out."""
+    the answer, the cookies it was given, when its request went out and its deadline."""
 
-    __slots__ = ("sock", "outgoing", "incoming", "cookies", "sent", "started")
+    __slots__ = ("sock", "outgoing", "incoming", "cookies", "sent", "deadline", "starting")
 
     def __init__(self, request: bytes) -> None:
         self.outgoing = request
         self.incoming = b""
         self.cookies: dict[bytes, bytes] = {}
         self.sent = time.perf_counter()
-        # Whether the GET has been answered and the start sent.
-        self.started = False
+        self.deadline = self.sent + TIMEOUT
+        # Whether its request is the start (the GET has been answered).
+        self.starting = False
 
 
 def split_response(data: bytes) -> tuple[int, dict[bytes, bytes], list[bytes], bytes] | None:
-    """Status, headers (names lowercase), the Set-Cookie values and body of a whole HTTP/1.1
-    response with a Content-Length; None while ``data`` holds less than that. The site answers
-    these requests with a length, never in chunks: anything else is refused."""
+    """Status, headers (names lowercase), the Set-Cookie values and body of the whole HTTP/1.1
+    response ``data`` holds, sized by its Content-Length; None while ``data`` holds less. The
+    site answers these requests with a length, never in chunks, and a browser that sends one
+    request at a time gets nothing after its answer: anything else is refused (ValueError)."""
     end = data.find(b"\r\n\r\n")
     if end < 0:
         return None
     lines = data[:end].split(b"\r\n")
-    status = int(lines[0].split(b" ", 2)[1])
+    version, _, rest = lines[0].partition(b" ")
+    if not version.startswith(b"HTTP/1.") or not rest[:3].isdigit():
+        raise ValueError(f"not an HTTP/1.x status line: {lines[0][:100]!r}")
     headers, cookies = {}, []
     for line in lines[1:]:
         name, _, value = line.partition(b":")
@@ -628,23 +624,24 @@ def split_response(data: bytes) -> tuple[int, dict[bytes, bytes], list[bytes], b
             cookies.append(value)
         headers[name] = value
     if b"content-length" not in headers:
-        raise ValueError(f"an answer without a Content-Length: {data[:end]!r}")
+        raise ValueError(f"an answer without a Content-Length: {data[:end][:300]!r}")
     total = end + 4 + int(headers[b"content-length"])
     if len(data) < total:
         return None
-    return status, headers, cookies, data[end + 4 : total]
+    if len(data) > total:
+        raise ValueError(f"{len(data) - total} bytes after the answer")
+    return int(rest[:3]), headers, cookies, data[end + 4 :]
 
 
 def rush_phase(port: int, players: int, concurrency: int) -> tuple[float, Samples]:
     """Seconds for ``players`` fresh browsers, ``concurrency`` at a time, to start today's daily:
     each reads it (cookies, CSRF token), then starts it on the same connection, as
-    ``new_player_start`` does.
+    ``new_player_start`` does; a request unanswered after ``TIMEOUT`` is an error.
 
     They are driven from this one thread over non-blocking sockets, as a load generator such as
-    wrk drives its connections: the client shares the machine's cores with the site, and a
-    hundred threads of ``http.client``, one a browser, took 0.7-1.0 ms of CPU a player (a fifth
-    of a core, much of it their contention for the GIL) where this takes about 0.4
-    (docs/performance.md)."""
+    wrk drives its connections: the client shares the machine's two cores with the site, and
+    the rush is a target in seconds. A hundred ``http.client`` threads, one a browser, took
+    0.7-1.2 ms of CPU a player; this takes 0.3-0.4 ms (docs/performance.md)."""
     samples = Samples()
     selector = selectors.DefaultSelector()
     host = f"Host: {HOST}:{port}\r\n".encode()
@@ -654,13 +651,10 @@ def rush_phase(port: int, players: int, concurrency: int) -> tuple[float, Sample
     def connect(browser: FreshBrowser) -> None:
         browser.sock = socket.socket()
         browser.sock.setblocking(False)
-        browser.sock.connect_ex((HOST, port))
+        code = browser.sock.connect_ex((HOST, port))
         selector.register(browser.sock, selectors.EVENT_WRITE, browser)
-
-    def arrive() -> None:
-        nonlocal arrived
-        arrived += 1
-        connect(FreshBrowser(read_today))
+        if code not in (0, errno.EINPROGRESS):
+            leave(browser, f"connecting: {os.strerror(code)}")
 
     def leave(browser: FreshBrowser, error: str | None = None) -> None:
         nonlocal left
@@ -669,18 +663,22 @@ def rush_phase(port: int, players: int, concurrency: int) -> tuple[float, Sample
         left += 1
         if error is not None:
             samples.errors.append(error)
-        if arrived < players:
-            arrive()
+
+    def send(browser: FreshBrowser) -> None:
+        browser.outgoing = browser.outgoing[browser.sock.send(browser.outgoing) :]
+        if not browser.outgoing:
+            selector.modify(browser.sock, selectors.EVENT_READ, browser)
 
     def answered(browser: FreshBrowser, status: int, headers, cookies, body: bytes) -> None:
         now = time.perf_counter()
-        what = "POST /api/daily/today/attempts" if browser.started else "GET /api/daily/today"
-        if status != (201 if browser.started else 200):
-            return leave(browser, describe_error(what, status, body))
+        if browser.starting:
+            if status == 201 and json.loads(body).get("official"):
+                samples.add(now, now - browser.sent)
+                return leave(browser)
+            return leave(browser, describe_error("POST /api/daily/today/attempts", status, body))
+        if status != 200:
+            return leave(browser, describe_error("GET /api/daily/today", status, body))
         samples.add(now, now - browser.sent)
-        if browser.started:
-            official = json.loads(body).get("official")
-            return leave(browser, None if official else describe_error(what, status, body))
         for cookie in cookies:
             name, _, value = cookie.split(b";", 1)[0].partition(b"=")
             browser.cookies[name.strip()] = value
@@ -688,36 +686,46 @@ def rush_phase(port: int, players: int, concurrency: int) -> tuple[float, Sample
         browser.outgoing = (
             b"POST /api/daily/today/attempts HTTP/1.1\r\n" + host + b"Accept: application/json\r\n"
             b"Content-Type: application/json\r\nContent-Length: 0\r\n"
-            b"X-CSRFToken: " + browser.cookies.get(b"csrftoken", b"") + b"\r\n"
-            b"Cookie: " + jar + b"\r\n\r\n"
+            b"X-CSRFToken: "
+            + browser.cookies.get(b"csrftoken", b"")
+            + b"\r\n"
+            + (b"Cookie: " + jar + b"\r\n" if jar else b"")
+            + b"\r\n"
         )
         browser.incoming = b""
-        browser.started = True
+        browser.starting = True
         browser.sent = time.perf_counter()
+        browser.deadline = browser.sent + TIMEOUT
         if headers.get(b"connection", b"").lower() == b"close":
             # As a browser would: the start goes out on a new connection.
             selector.unregister(browser.sock)
             browser.sock.close()
             connect(browser)
         else:
-            selector.modify(browser.sock, selectors.EVENT_WRITE, browser)
+            # At once, as a browser does, rather than after the next wait for the sockets.
+            send(browser)
 
     start = time.perf_counter()
-    for _ in range(min(players, concurrency)):
-        arrive()
+    sweep = start + 1.0
     while left < players:
-        events = selector.select(TIMEOUT)
-        if not events:
+        while arrived < players and arrived - left < concurrency:
+            arrived += 1
+            connect(FreshBrowser(read_today))
+        if left == players:
+            break
+        now = time.perf_counter()
+        if now >= sweep:
+            # Once a second is often enough for deadlines of 30 s.
             for key in list(selector.get_map().values()):
-                leave(key.data, f"no answer in {TIMEOUT:.0f} s")
+                if key.data.deadline <= now:
+                    leave(key.data, f"no answer in {TIMEOUT:.0f} s")
+            sweep = now + 1.0
             continue
-        for key, _ in events:
+        for key, _ in selector.select(sweep - now):
             browser = key.data
             try:
                 if browser.outgoing:
-                    browser.outgoing = browser.outgoing[browser.sock.send(browser.outgoing) :]
-                    if not browser.outgoing:
-                        selector.modify(browser.sock, selectors.EVENT_READ, browser)
+                    send(browser)
                     continue
                 data = browser.sock.recv(65536)
                 if not data:
@@ -725,11 +733,10 @@ def rush_phase(port: int, players: int, concurrency: int) -> tuple[float, Sample
                     continue
                 browser.incoming += data
                 response = split_response(browser.incoming)
+                if response is not None:
+                    answered(browser, *response)
             except (OSError, ValueError) as error:
                 leave(browser, repr(error))
-                continue
-            if response is not None:
-                answered(browser, *response)
     selector.close()
     return time.perf_counter() - start, samples
 

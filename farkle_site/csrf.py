@@ -3,8 +3,9 @@
 Django's ``get_token`` draws a secret a character at a time, then a mask of 32 more characters
 the same way and ciphers the secret with it, for a token to render: 64 reads of the random
 source or more, and about a sixth of the CPU of a fresh browser's first answer (today's daily,
-the first request of the midnight rush) in one thread. Today's daily needs the cookie and no
-token: it draws no mask, and its secret in one read (``random_string``).
+the first request of the midnight rush) in one thread. Today's daily and a challenge looked up
+by its code (where an API client gets its token) need the cookie and no token: they draw no
+mask, and the secret in one read (``random_string``).
 """
 
 from __future__ import annotations
