@@ -5,8 +5,8 @@ Creates a database of its own (``farkle_bench_api``, on the server ``DATABASE_UR
 default the local one), migrates it, starts gunicorn with production settings on a free
 127.0.0.1 port, drives it from this process (threads on ``http.client`` connections, one cookie
 jar per simulated browser; the midnight rush from one thread on non-blocking sockets), then stops
-gunicorn and drops the database. In one run, alternating
-so that the machine's noise falls on both alike:
+gunicorn and drops the database. In one run, alternating so that the machine's noise falls on
+both alike:
 
 - throughput of ``GET /healthz`` (one query) and of game actions, players playing ten-turn games
   through the JSON API (target: actions reach at least 0.35× the trivial endpoint's throughput,
