@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import socketserver
+import sys
 import threading
 
 import pytest
@@ -23,10 +24,15 @@ _WHOLE = (
 
 @pytest.fixture(scope="module")
 def bench_api():
+    before = set(sys.modules)
     with pytest.MonkeyPatch.context() as patch:
         # The bench imports its neighbours as top-level modules, as `python bench/api.py` does.
         patch.syspath_prepend(str(ROOT / "bench"))
         yield importlib.import_module("api")
+    # Nor do those top-level names ("api", "databases") outlive these tests.
+    for name in set(sys.modules) - before:
+        if str(ROOT / "bench") in (getattr(sys.modules[name], "__file__", None) or ""):
+            del sys.modules[name]
 
 
 def test_a_whole_answer_is_read_with_its_cookies(bench_api):
