@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -21,6 +22,15 @@ Strategy = Callable[[Game], farkle.Roll | farkle.Keep]
 
 def today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
+
+
+def percent(value: float) -> str:
+    """A percentage as the pages write it in English (``F.pct``: ``Intl.NumberFormat`` with
+    ``maximumFractionDigits: 1``): one decimal at most, none when it is zero, 81.0 → "81%",
+    7.72 → "7.7%". Intl rounds the number's exact value half away from zero, where Python's
+    ``format`` rounds a tie such as 81.25 to even."""
+    rounded = Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{rounded}".removesuffix(".0") + "%"
 
 
 def daily_game(day: datetime.date | None = None) -> Game:

@@ -18,7 +18,7 @@ from farkle.bots import play
 from farkle.fair import practice_seed
 
 from .conftest import SEED_SECRET
-from .driver import Player, api_play, csrf, daily_game, greedy, today
+from .driver import Player, api_play, csrf, daily_game, greedy, percent, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,7 +46,7 @@ def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_
     for line in others:
         expect(said).to_contain_text(line)
     expect(end.locator("[data-role=accuracy]")).to_contain_text(
-        f"Accuracy {analysis.accuracy:.1f}%"
+        f"Accuracy {percent(analysis.accuracy)}"
     )
     luck = round(analysis.luck)
     expect(end.locator("[data-role=luck]")).to_have_text(

@@ -12,7 +12,15 @@ import farkle
 from challenges.services import challenge_create
 from daily.services.players import player_create
 
-from .driver import Player, challenge_game, daily_game, greedy, hot_dice_opening, reckless
+from .driver import (
+    Player,
+    challenge_game,
+    daily_game,
+    greedy,
+    hot_dice_opening,
+    percent,
+    reckless,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,7 +119,7 @@ def test_the_live_score_of_a_selection_comes_from_the_keep_options(contexts):
         f"Keep for {points:,} (turn: {points:,}) · then {left} dice to roll"
     )
     risk = float(farkle.risk_table(farkle.DEFAULT_TABLE)[left]) * 100
-    expect(page.locator("[data-play] [data-role=risk]")).to_have_text(f"{risk:.1f}%")
+    expect(page.locator("[data-play] [data-role=risk]")).to_have_text(percent(risk))
     expect(page.locator("[data-action=keep-roll]")).to_be_enabled()
 
 
