@@ -5,6 +5,7 @@ site itself; these hold it to what a browser does where the site never goes."""
 
 from __future__ import annotations
 
+import gc
 import importlib
 import socketserver
 import sys
@@ -123,3 +124,29 @@ def test_each_browser_starts_with_its_cookies_and_token_on_a_new_connection_if_c
     assert len(samples.seconds) == 10
     kinds = sorted(request.split(b" ", 1)[0] for request in site.requests)
     assert kinds == [b"GET"] * 5 + [b"POST"] * 5
+
+
+def test_a_timed_phase_runs_with_the_clients_heap_set_apart_and_hands_it_back(bench_api):
+    # What the bench held before the phase is out of its collector's walks during it (a full
+    # collection would otherwise time every game the client holds into a request in flight),
+    # and handed back after, even when the phase fails.
+    held = [[index] for index in range(1000)]
+    seen = {}
+
+    @bench_api.client_heap_apart
+    def phase(fail: bool):
+        seen["frozen"] = gc.get_freeze_count()
+        seen["walked"] = any(o is held[0] for o in gc.get_objects())
+        if fail:
+            raise RuntimeError("the phase failed")
+
+    # As in the bench's own process, nothing else here is frozen (gc.unfreeze hands back all).
+    assert gc.get_freeze_count() == 0
+    phase(False)
+    assert seen["frozen"] >= len(held)
+    assert not seen["walked"]
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError):
+        phase(True)
+    assert gc.get_freeze_count() == 0
+    assert any(o is held[0] for o in gc.get_objects())
