@@ -367,9 +367,9 @@ def act(game: Game, samples: Samples) -> bool:
 
 def client_heap_apart(phase):
     """A timed phase run with the client's own objects set apart from its cyclic collector. Its
-    full collections walked every game, browser and sample the bench holds (50 ms seen on the
-    fourteenth machine), and a request in flight in another thread was timed through the pause
-    as if the site had taken it. Handed back to the collector when the phase ends."""
+    full collections walked every game, browser and sample the bench holds (tens of milliseconds
+    on the fourteenth machine), and a request in flight in another thread was timed through the
+    pause as if the site had taken it. Handed back to the collector when the phase ends."""
 
     @functools.wraps(phase)
     def run(*args, **kwargs):
