@@ -940,8 +940,8 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
     # Players who think between actions: the latency a person sees when 32 play at once. Five
     # times as long as the other phases: at a person's pace they send about 30 actions a second,
     # and a p99 is only as steady as the samples beyond it. Twice as long gave about 365, whose
-    # p99 is the fourth slowest: one stall of a shared machine (a worker descheduled for 60 ms
-    # in the middle of a collection, seen on the fourteenth machine) decided it.
+    # p99 is the fourth slowest: one stall of a shared machine (a worker descheduled for tens of
+    # milliseconds in the middle of a collection, seen on the fourteenth machine) decided it.
     paced_seconds = 5 * args.seconds
     games_each = math.ceil(paced_seconds / max(args.think, 0.01) / per_game) + 1
     games = start_games(port, games_each * args.players, args.players, seed=99)

@@ -24,12 +24,12 @@ def today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
 
 
-def percent(value: float) -> str:
-    """A percentage as the pages write it in English (``F.pct``: ``Intl.NumberFormat`` with
-    ``maximumFractionDigits: 1``): one decimal at most, none when it is zero, 81.0 → "81%",
-    7.72 → "7.7%". Intl rounds the number's exact value half away from zero, where Python's
-    ``format`` rounds a tie such as 81.25 to even."""
-    rounded = Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+def percent(share: float) -> str:
+    """A share as the pages write it in English, ``F.pct(share, 1)`` (``Intl.NumberFormat``,
+    percent style, ``maximumFractionDigits: 1``): 0.81 → "81%", 0.0772 → "7.7%". Intl takes the
+    double's exact value times 100 and rounds it half away from zero, where Python's ``format``
+    rounds a tie such as 81.25 to even: the share is given as the page has it, from the API."""
+    rounded = (Decimal(share) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
     return f"{rounded}".removesuffix(".0") + "%"
 
 

@@ -45,8 +45,9 @@ def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_
         expect(said).to_contain_text("You beat " + " and ".join(beaten) + ".")
     for line in others:
         expect(said).to_contain_text(line)
+    # The API sends the accuracy rounded to a tenth; the page writes it as a share of 100.
     expect(end.locator("[data-role=accuracy]")).to_contain_text(
-        f"Accuracy {percent(analysis.accuracy)}"
+        f"Accuracy {percent(round(analysis.accuracy, 1) / 100)}"
     )
     luck = round(analysis.luck)
     expect(end.locator("[data-role=luck]")).to_have_text(

@@ -118,7 +118,7 @@ def test_the_live_score_of_a_selection_comes_from_the_keep_options(contexts):
     expect(page.locator("[data-play] [data-role=selection]")).to_contain_text(
         f"Keep for {points:,} (turn: {points:,}) · then {left} dice to roll"
     )
-    risk = float(farkle.risk_table(farkle.DEFAULT_TABLE)[left]) * 100
+    risk = float(farkle.risk_table(farkle.DEFAULT_TABLE)[left])
     expect(page.locator("[data-play] [data-role=risk]")).to_have_text(percent(risk))
     expect(page.locator("[data-action=keep-roll]")).to_be_enabled()
 
