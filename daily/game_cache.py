@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from django.conf import settings
 
 import farkle
+from farkle_site.db import model_copy
 
 if TYPE_CHECKING:
     from daily.models import Attempt
@@ -83,7 +84,7 @@ def game_of(attempt: Attempt) -> farkle.Game:
 def remember(attempt: Attempt, game: farkle.Game) -> None:
     """Keep ``game`` as the attempt's at its current step, with a copy of its row as it stands
     (read, or just written)."""
-    entry = _Entry(_key(attempt), game, _copy(attempt))
+    entry = _Entry(_key(attempt), game, model_copy(attempt))
     with _lock:
         _games[attempt.pk] = entry
         _games.move_to_end(attempt.pk)
@@ -100,22 +101,7 @@ def latest(attempt_id: int) -> tuple[Attempt, farkle.Game] | None:
         if found is None:
             return None
         hits += 1
-    return _copy(found.attempt), found.game
-
-
-def _copy(attempt: Attempt) -> Attempt:
-    """A shallow copy of the row, the one ``copy.copy`` makes (Django's ``Model.__getstate__``:
-    the fields shared, the instance's state and its cache of related rows copied), without the
-    pickling protocol's round trip, which cost 4 % of a game action (two copies, issue 15)."""
-    state = attempt._state
-    copied_state = object.__new__(type(state))
-    copied_state.__dict__.update(state.__dict__)
-    if "fields_cache" in state.__dict__:
-        copied_state.fields_cache = state.fields_cache.copy()
-    copied = object.__new__(type(attempt))
-    copied.__dict__.update(attempt.__dict__)
-    copied._state = copied_state
-    return copied
+    return model_copy(found.attempt), found.game
 
 
 def check_row(attempt: Attempt, game: farkle.Game) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import datetime
 import functools
 
@@ -13,7 +12,7 @@ from django.db import IntegrityError, connection, transaction
 import farkle
 from daily.models import DAILY_GRACE, Puzzle
 from daily.rules.calendar import day_start, first_day, published_until
-from farkle_site.db import ModelColumns
+from farkle_site.db import ModelColumns, model_copy
 from farkle_site.domain import NotFound
 
 
@@ -69,19 +68,19 @@ def daily_get_or_create(
         # The counters' query finds the row by its id, day and commitment, so it also proves
         # this process's copy is of the row that stands: no need to ask the shared cache. A
         # start's copy goes unproven: the start's statement proves it (see the docstring).
-        puzzle = copy.copy(known)
+        puzzle = model_copy(known)
         if not counters or _counters_read(puzzle):
             return puzzle
     puzzle = cache.get(key)
     if puzzle is not None and (not counters or _counters_read(puzzle)):
-        _known[key] = copy.copy(puzzle)
+        _known[key] = model_copy(puzzle)
         return puzzle
     puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
     if puzzle is None:
         daily_create(day=day)
         puzzle = Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
     cache.set(key, puzzle, _CACHED_SECONDS)
-    _known[key] = copy.copy(puzzle)
+    _known[key] = model_copy(puzzle)
     return puzzle
 
 
