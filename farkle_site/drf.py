@@ -347,9 +347,10 @@ class PlainLane:
     and response objects, which cost a game action 12 % of its instructions (issue 15), and a
     fresh browser's two requests about as much.
 
-    An everyday request has JSON or anything accepted in return, no query string, a CSRF check
-    that passes, the site's own authentication, permission, parser, negotiation and renderer,
-    and what the kind of lane asks (``plain_serve``). It is then authenticated, throttled,
+    An everyday request has JSON or anything accepted in return, no query string but one the
+    view reads plainly (``plain_query``), a CSRF check that passes, the site's own
+    authentication, permission, parser, negotiation and renderer, and what the kind of lane
+    asks (``plain_serve``). It is then authenticated, throttled,
     handled and refused exactly as DRF would do it, in the same order, with the same classes and
     the same exception handler; anything else, before anything was counted, is DRF's from the
     start (its refusals, its 415, its 406, OPTIONS, HEAD). The view's DRF method and its plain
@@ -358,11 +359,17 @@ class PlainLane:
     ``HttpResponse``, with no DRF ``.data``.
 
     Each kind of lane names its ``plain_method`` and defines ``plain_serve(request,
-    url_kwargs)``: the request's work, called once it is authenticated and throttled, that gives
-    its payload and status; None to leave the request to DRF.
+    url_kwargs, query)``: the request's work, called once it is authenticated and throttled,
+    that gives its payload and status; None to leave the request to DRF.
     """
 
     plain_method = ""
+
+    def plain_query(self, text: str) -> dict | None:
+        """The query string's parameters, read as the view's DRF method reads them, when the
+        lane may serve it; None to leave the request to DRF. A view reads none by default: only
+        an empty query string is the lane's."""
+        return None if text else {}
 
     def dispatch(self, request, *args, **kwargs):
         serve = self._plain_request(request, kwargs) if _LANE_OPEN else None
@@ -413,7 +420,6 @@ class PlainLane:
         if (
             request.method != self.plain_method
             or meta.get("HTTP_ACCEPT") not in JsonNegotiation.PLAIN
-            or meta.get("QUERY_STRING")
             or "format" in url_kwargs
             or not self._lane_fits()
             # DRF's test client may force a user, which only DRF's request knows of.
@@ -421,7 +427,10 @@ class PlainLane:
             or getattr(request, "_force_auth_token", None) is not None
         ):
             return None
-        serve = self.plain_serve(request, url_kwargs)
+        query = self.plain_query(meta.get("QUERY_STRING", ""))
+        if query is None:
+            return None
+        serve = self.plain_serve(request, url_kwargs, query)
         if serve is None:
             return None
         # A check of its own per request, as DRF's: the middleware keeps the trusted origins it
@@ -472,7 +481,7 @@ class PlainJsonPost(PlainLane):
         if missing:
             raise ImproperlyConfigured(f"A PlainJsonPost view defines {' and '.join(missing)}.")
 
-    def plain_serve(self, request, url_kwargs):
+    def plain_serve(self, request, url_kwargs, query):
         meta = request.META
         if meta.get("CONTENT_TYPE") != "application/json":
             return None
@@ -504,13 +513,14 @@ class PlainPostIgnoringBody(PlainLane):
         if not hasattr(cls, "plain_post"):
             raise ImproperlyConfigured("A PlainPostIgnoringBody view defines plain_post.")
 
-    def plain_serve(self, request, url_kwargs):
+    def plain_serve(self, request, url_kwargs, query):
         return functools.partial(self.plain_post, request, **url_kwargs)
 
 
 class PlainGet(PlainLane):
-    """A lane (``PlainLane``) for a GET: today's daily, the midnight rush's first request. The
-    view defines ``plain_get(request, **url_kwargs) -> (payload, status)``."""
+    """A lane (``PlainLane``) for a GET: today's daily, the midnight rush's first request, and a
+    leaderboard's page. The view defines ``plain_get(request, query, **url_kwargs) -> (payload,
+    status)``, ``query`` being what its ``plain_query`` read."""
 
     plain_method = "GET"
 
@@ -519,8 +529,8 @@ class PlainGet(PlainLane):
         if not hasattr(cls, "plain_get"):
             raise ImproperlyConfigured("A PlainGet view defines plain_get.")
 
-    def plain_serve(self, request, url_kwargs):
-        return functools.partial(self.plain_get, request, **url_kwargs)
+    def plain_serve(self, request, url_kwargs, query):
+        return functools.partial(self.plain_get, request, query, **url_kwargs)
 
 
 # Tests close the lane to obtain DRF's own answers, which the lane's must equal.

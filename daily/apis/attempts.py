@@ -48,7 +48,7 @@ class DailyTodayApi(PlainGet, APIView):
         now = timezone.now()
         return Response(_daily_payload(request, day_of(now), now))
 
-    def plain_get(self, request: HttpRequest) -> tuple[dict, int]:
+    def plain_get(self, request: HttpRequest, query: dict) -> tuple[dict, int]:
         csrf_cookie_ensure(request)
         now = timezone.now()
         return _daily_payload(request, day_of(now), now), 200

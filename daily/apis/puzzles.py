@@ -9,6 +9,7 @@ what another app may import from ``daily.apis``.
 from __future__ import annotations
 
 import datetime
+import re
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
@@ -44,7 +45,12 @@ from daily.web.session import (
     session_player_or_create,
 )
 from daily.web.throttles import NewGuestThrottle
-from farkle_site.drf import PlainPostIgnoringBody, ScopedPlayerThrottle, ThrottledAtOnce
+from farkle_site.drf import (
+    PlainGet,
+    PlainPostIgnoringBody,
+    ScopedPlayerThrottle,
+    ThrottledAtOnce,
+)
 from farkle_site.middleware import browser_id_of
 
 
@@ -133,22 +139,55 @@ def leaderboard_data(
 
 
 def leaderboard_for_request(
-    request: Request, puzzle: Puzzle, now: datetime.datetime, *, timed_entries: bool = False
+    request: Request | HttpRequest,
+    puzzle: Puzzle,
+    now: datetime.datetime,
+    *,
+    timed_entries: bool = False,
+    query: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The leaderboard of a puzzle for the request's ``page`` and ``accounts`` (a day's or a
-    challenge's)."""
-    query = schemas.LeaderboardQuerySerializer(data=request.query_params)
-    query.is_valid(raise_exception=True)
+    challenge's): ``query`` as ``leaderboard_query`` read it for the plain lane, else DRF's
+    serializer reads the query string."""
+    if query is None:
+        serializer = schemas.LeaderboardQuerySerializer(data=request.query_params)
+        serializer.is_valid(raise_exception=True)
+        query = serializer.validated_data
     player = session_player(request)
     board = leaderboard_page(
-        puzzle=puzzle,
-        page=query.validated_data["page"],
-        now=now,
-        player=player,
-        accounts=query.validated_data["accounts"],
+        puzzle=puzzle, page=query["page"], now=now, player=player, accounts=query["accounts"]
     )
     reference = reference_score(puzzle=puzzle, player=player, now=now, ranked=board.me is not None)
     return leaderboard_data(puzzle, board, now, reference, timed_entries=timed_entries)
+
+
+_PAGE = re.compile(r"[1-9][0-9]{0,8}")
+# ``accounts`` as the site's pages send it (static/js/board.js), and its plain opposites: DRF's
+# BooleanField reads each so.
+_ACCOUNTS = {"1": True, "true": True, "0": False, "false": False}
+
+
+def leaderboard_query(text: str) -> dict[str, Any] | None:
+    """A leaderboard's ``page`` and ``accounts`` as ``LeaderboardQuerySerializer`` reads them
+    from the query string ``text``, when it is plainly written: each at most once, the page in
+    digits, accounts as the site's pages write it, nothing else. None for anything else (an
+    unknown parameter, an escape, a page of ten digits), which the serializer reads or refuses
+    with its messages. A leaderboard's pages are read through the plain lane (issue 15); a test
+    holds this to the serializer."""
+    query: dict[str, Any] = {"page": 1, "accounts": False}
+    seen = set()
+    for part in text.split("&") if text else ():
+        name, equals, value = part.partition("=")
+        if not equals or name in seen:
+            return None
+        seen.add(name)
+        if name == "page" and _PAGE.fullmatch(value):
+            query["page"] = int(value)
+        elif name == "accounts" and value in _ACCOUNTS:
+            query["accounts"] = _ACCOUNTS[value]
+        else:
+            return None
+    return query
 
 
 def verification_response(request: Request, puzzle) -> Response:
@@ -238,10 +277,11 @@ def _start_as_new_guest(
     return attempt
 
 
-class PuzzleLeaderboardApi(PuzzleApi):
+class PuzzleLeaderboardApi(PlainGet, PuzzleApi):
     # A puzzle's leaderboard for ``?page=&accounts=``, with ``leaderboard_extra`` fields. The
     # payload is built in the shapes of ``get_serializer_class()``, which documents it (and a
-    # test holds the two equal); ``timed_entries``: its entries have ``time_taken``.
+    # test holds the two equal); ``timed_entries``: its entries have ``time_taken``. Served
+    # through the plain lane (farkle_site.drf) when its query string is plainly written.
 
     timed_entries = False
 
@@ -250,10 +290,23 @@ class PuzzleLeaderboardApi(PuzzleApi):
         return {}
 
     def get(self, request: Request, **url_kwargs: Any) -> Response:
+        return Response(self._board(request, None, url_kwargs))
+
+    def plain_query(self, text: str) -> dict[str, Any] | None:
+        return leaderboard_query(text)
+
+    def plain_get(
+        self, request: HttpRequest, query: dict[str, Any], **url_kwargs: Any
+    ) -> tuple[dict[str, Any], int]:
+        return self._board(request, query, url_kwargs), status.HTTP_200_OK
+
+    def _board(self, request, query: dict[str, Any] | None, url_kwargs: dict) -> dict[str, Any]:
         now = timezone.now()
         puzzle = self.find_puzzle(now=now, **url_kwargs)
-        board = leaderboard_for_request(request, puzzle, now, timed_entries=self.timed_entries)
-        return Response({**board, **self.leaderboard_extra(puzzle)})
+        board = leaderboard_for_request(
+            request, puzzle, now, timed_entries=self.timed_entries, query=query
+        )
+        return {**board, **self.leaderboard_extra(puzzle)}
 
     @abstractmethod
     def get_serializer_class(self) -> type:

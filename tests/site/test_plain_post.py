@@ -17,6 +17,7 @@ from django.test import Client, override_settings
 from rest_framework.views import APIView
 
 from daily.apis import attempts as attempts_api
+from daily.apis import puzzles as puzzles_api
 from daily.models import Attempt
 from farkle_site import drf
 from tests.daily.helpers import act, greedy_action, play_greedy, post, start_daily
@@ -552,3 +553,127 @@ def test_a_view_of_the_get_or_start_lane_defines_its_method():
 
         class NoPost(drf.PlainPostIgnoringBody, APIView):
             pass
+
+
+# A leaderboard's page (PlainGet with a query string the view reads, ``leaderboard_query``): the
+# same comparisons, on games played once before both ways read them.
+
+_BOARD = "/api/daily/today/leaderboard"
+
+
+def _played(count: int) -> list[Client]:
+    players = []
+    for number in range(count):
+        client = _csrf_client()
+        play_greedy(client, start_daily(client, "today"), bank_at=300 + 150 * number)
+        players.append(client)
+    return players
+
+
+def test_a_leaderboards_pages_answer_alike(monkeypatch, clock):
+    player, *_ = _played(3)
+    anonymous = Client()
+    # Its cookies given once, before both ways read the same boards.
+    anonymous.get(_BOARD)
+    signed = _csrf_client()
+    made = post(signed, "/api/auth/signup", {"username": "boards", "password": "A-long-pass-9"})
+    assert made.status_code == 201, made.json()
+    signed.defaults["HTTP_X_CSRFTOKEN"] = signed.cookies["csrftoken"].value
+    play_greedy(signed, start_daily(signed, "today"))
+    code = post(signed, "/api/challenges", {"title": "Boards"}).json()["code"]
+    play_greedy(signed, post(signed, f"/api/challenges/{code}/attempts").json())
+
+    def scenario():
+        return [
+            anonymous.get(_BOARD),
+            anonymous.get(f"{_BOARD}?page=1"),
+            anonymous.get(f"{_BOARD}?page=2"),
+            anonymous.get(f"{_BOARD}?accounts=1"),
+            anonymous.get(f"{_BOARD}?page=1&accounts=true"),
+            player.get(f"{_BOARD}?page=1"),
+            player.get(f"{_BOARD}?accounts=false&page=1"),
+            signed.get(f"{_BOARD}?page=1&accounts=1"),
+            signed.get(f"/api/challenges/{code}/leaderboard?page=1"),
+            anonymous.get(f"/api/challenges/{code}/leaderboard"),
+            # What the lane leaves to DRF.
+            anonymous.get(f"{_BOARD}?page=0"),
+            anonymous.get(f"{_BOARD}?page=x"),
+            anonymous.get(f"{_BOARD}?page=01&page=1"),
+            anonymous.get(f"{_BOARD}?accounts=yes"),
+            anonymous.get(f"{_BOARD}?page=1&format=json"),
+            anonymous.get(f"{_BOARD}?page=1", HTTP_ACCEPT="text/html"),
+            anonymous.head(f"{_BOARD}?page=1"),
+            anonymous.get("/api/daily/not-a-day/leaderboard?page=1"),
+            anonymous.get("/api/daily/2099-01-01/leaderboard?page=1"),
+            anonymous.get("/api/challenges/ZZZZZZ/leaderboard?page=1"),
+        ]
+
+    answers = _both_ways(monkeypatch, scenario)
+    assert [
+        (status, body.get("code") if status >= 400 else None) for status, _, body in answers
+    ] == [
+        *[(200, None)] * 10,
+        (400, "invalid"),
+        (400, "invalid"),
+        (200, None),
+        (200, None),
+        (200, None),
+        (406, "not_acceptable"),
+        (200, None),
+        (400, "invalid_date"),
+        (404, "not_found"),
+        (404, "not_found"),
+    ]
+    boards = [body for _, _, body in answers[:10]]
+    assert [len(board["entries"]) for board in boards[:5]] == [4, 4, 0, 1, 1]
+    assert boards[5]["me"] is not None and boards[7]["me"] is not None
+    assert len(boards[8]["entries"]) == 1 and boards[8]["title"] == "Boards"
+
+
+def test_a_throttled_leaderboard_and_a_lost_database_answer_alike(monkeypatch, clock, shared_redis):
+    _played(1)
+    code = post(_csrf_client(), "/api/challenges", {"title": "Throttled"}).json()["code"]
+    ways = iter(("10.0.0.3", "10.0.0.4"))
+
+    def throttled():
+        client = Client(REMOTE_ADDR=next(ways))
+        with rates(challenge_lookup="1/minute"):
+            board = f"/api/challenges/{code}/leaderboard?page=1"
+            return [client.get(board), client.get(board)]
+
+    answers = _both_ways(monkeypatch, throttled)
+    assert [
+        (status, body.get("code") if status >= 400 else None) for status, _, body in answers
+    ] == [
+        (200, None),
+        (429, "throttled"),
+    ]
+
+    def lost(**kwargs):
+        raise OperationalError("the connection was lost")
+
+    def scenario():
+        with monkeypatch.context() as patch:
+            patch.setattr(puzzles_api, "leaderboard_page", lost)
+            return [Client().get(f"{_BOARD}?page=1")]
+
+    ((status, headers, body),) = _both_ways(monkeypatch, scenario)
+    assert (status, body["code"], headers["Retry-After"]) == (503, "unavailable", "30")
+
+
+def test_a_leaderboards_plain_page_goes_without_drfs_request(monkeypatch, clock):
+    _played(1)
+    through_drf = []
+    initial = APIView.initial
+
+    def counted(self, request, *args, **kwargs):
+        through_drf.append(request.get_full_path())
+        return initial(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(APIView, "initial", counted)
+    client = Client()
+    for query in ("", "?page=1", "?page=3&accounts=1"):
+        assert client.get(f"{_BOARD}{query}").status_code == 200
+    assert through_drf == []
+    assert client.get(f"{_BOARD}?page=1&sort=name").status_code == 200
+    assert through_drf == [f"{_BOARD}?page=1&sort=name"]
