@@ -100,19 +100,22 @@ def _options(throw: tuple[int, ...], table_id: str | Table, sets: Sets) -> tuple
     options = []
     for positions, points, after in found:
         left = len(throw) - len(positions)
-        options.append(
-            KeepOption(
-                positions=positions,
-                dice=tuple(throw[p] for p in positions),
-                points=points,
-                # Hot dice (seed 000): once every die of the hand has scored, all come back, and
-                # (seed 003) the hand's sets are forgotten.
-                dice_left=left or t.dice,
-                sets=after if left else (),
-                hot_dice=not left,
-                may_bank=bool(left) or not t.full_hand_must_roll,
-            )
+        # Built without the frozen dataclass's __init__, whose seven object.__setattr__ calls
+        # were a third of an uncached listing (the record has no __post_init__ to skip; a test
+        # holds these to KeepOption's own).
+        option = object.__new__(KeepOption)
+        option.__dict__.update(
+            positions=positions,
+            dice=tuple(throw[p] for p in positions),
+            points=points,
+            # Hot dice (seed 000): once every die of the hand has scored, all come back, and
+            # (seed 003) the hand's sets are forgotten.
+            dice_left=left or t.dice,
+            sets=after if left else (),
+            hot_dice=not left,
+            may_bank=bool(left) or not t.full_hand_must_roll,
         )
+        options.append(option)
     return tuple(options)
 
 
@@ -131,16 +134,24 @@ def _plain(
     # shows three or more times, its dice are one group, kept all together or not at all.
     bound = _bound_groups(throw) if s.table.whole_sets else ()
     found = []
-    for mask in range(1, len(sums)):
-        low = mask & -mask
-        sums[mask] = sums[mask ^ low] + weights[low.bit_length() - 1]
+    for mask, rest, die in _SUBSETS[len(throw)]:
+        key = sums[mask] = sums[rest] + weights[die]
         # Tested only where a table binds sets: a generator per mask cost a third of a listing.
         if bound and any(mask & group not in (0, group) for group in bound):
             continue
-        hit = best.get(sums[mask])
+        hit = best.get(key)
         if hit is not None:
             found.append((POSITIONS[mask], hit[0], ()))
     return found
+
+
+# For each number of dice, every non-empty subset of positions as a bit mask, in increasing
+# order, with the subset less its lowest position and that position: a subset's key is then
+# the key of a smaller one plus one die's.
+_SUBSETS = tuple(
+    tuple((mask, mask & (mask - 1), (mask & -mask).bit_length() - 1) for mask in range(1, 1 << n))
+    for n in range(7)
+)
 
 
 def _bound_groups(throw: tuple[int, ...]) -> tuple[int, ...]:
