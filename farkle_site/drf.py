@@ -350,10 +350,10 @@ class PlainLane:
     An everyday request has JSON or anything accepted in return, no query string but one the
     view reads plainly (``plain_query``), a CSRF check that passes, the site's own
     authentication, permission, parser, negotiation and renderer, and what the kind of lane
-    asks (``plain_serve``). It is then authenticated, throttled,
-    handled and refused exactly as DRF would do it, in the same order, with the same classes and
-    the same exception handler; anything else, before anything was counted, is DRF's from the
-    start (its refusals, its 415, its 406, OPTIONS, HEAD). The view's DRF method and its plain
+    asks (``plain_serve``). It is then authenticated, throttled, handled and refused exactly as
+    DRF would do it, in the same order, with the same classes and the same exception handler;
+    anything else, before anything was counted, is DRF's from the start (its refusals, its 415,
+    its 406, OPTIONS, HEAD). The view's DRF method and its plain
     one share the work, so the two ways answer alike: the tests send every case both ways and
     compare the answers. What differs is the object: a plain answer is Django's
     ``HttpResponse``, with no DRF ``.data``.
