@@ -77,6 +77,11 @@ def _both_ways(
     return through_lane
 
 
+def _codes(answers: list[Answer]) -> list[tuple[int, str | None]]:
+    """Each answer's status, with its refusal's code."""
+    return [(status, body.get("code") if status >= 400 else None) for status, _, body in answers]
+
+
 def _difference(mine: Answer, theirs: Answer) -> str:
     if mine[0] != theirs[0]:
         return f"status {mine[0]} through the lane, {theirs[0]} through DRF"
@@ -184,9 +189,7 @@ def test_what_the_lane_leaves_to_drf_answers_alike(monkeypatch, clock):
         return [*responses, act(client, responses[-1].json(), _next(responses[-1].json()))]
 
     answers = _both_ways(monkeypatch, scenario)
-    assert [
-        (status, body.get("code") if status >= 400 else None) for status, _, body in answers
-    ] == [
+    assert _codes(answers) == [
         (200, None),
         (400, "invalid_dice"),
         (400, "invalid_action"),
@@ -427,9 +430,7 @@ def test_what_the_start_and_today_lanes_leave_to_drf_answer_alike(monkeypatch, c
         ]
 
     answers = _both_ways(monkeypatch, scenario, _day_normal)
-    assert [
-        (status, body.get("code") if status >= 400 else None) for status, _, body in answers
-    ] == [
+    assert _codes(answers) == [
         (406, "not_acceptable"),
         (200, None),
         (200, None),
@@ -609,9 +610,7 @@ def test_a_leaderboards_pages_answer_alike(monkeypatch, clock):
         ]
 
     answers = _both_ways(monkeypatch, scenario)
-    assert [
-        (status, body.get("code") if status >= 400 else None) for status, _, body in answers
-    ] == [
+    assert _codes(answers) == [
         *[(200, None)] * 10,
         (400, "invalid"),
         (400, "invalid"),
@@ -642,9 +641,7 @@ def test_a_throttled_leaderboard_and_a_lost_database_answer_alike(monkeypatch, c
             return [client.get(board), client.get(board)]
 
     answers = _both_ways(monkeypatch, throttled)
-    assert [
-        (status, body.get("code") if status >= 400 else None) for status, _, body in answers
-    ] == [
+    assert _codes(answers) == [
         (200, None),
         (429, "throttled"),
     ]
