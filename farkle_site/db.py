@@ -1,11 +1,13 @@
 """Database helpers shared by the apps."""
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import IntegrityError
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
+
+_M = TypeVar("_M", bound=Model)
 
 
 def violated(error: IntegrityError, constraint: str) -> bool:
@@ -16,7 +18,7 @@ def violated(error: IntegrityError, constraint: str) -> bool:
     return name is None or name == constraint
 
 
-def model_copy(instance: Model) -> Model:
+def model_copy(instance: _M) -> _M:
     """A shallow copy of a model instance, the one ``copy.copy`` makes (Django's
     ``Model.__getstate__``: the fields shared, the instance's state and its cache of related rows
     copied), without the pickling protocol's round trip: ``Model.__reduce__``, ``__getstate__``

@@ -120,8 +120,9 @@ class ScoreLadder:
 
 
 class Entry(NamedTuple):
-    # A named tuple rather than a frozen dataclass: a page builds a hundred of them, and the
-    # dataclass's __init__ (an object.__setattr__ per field) was a seventh of the top 100's CPU.
+    # A named tuple rather than a frozen dataclass: a page builds fifty of them (the top 100 a
+    # hundred), and the dataclass's __init__ (an object.__setattr__ per field) was a seventh of
+    # the top 100's CPU.
     rank: int
     name: str
     score: int

@@ -209,7 +209,8 @@ def _constants_sql() -> tuple[str, str]:
     those values as SQL literals (psycopg's quoting), written once per process: sent as
     parameters, they were adapted again in every start, a fifth of its statement's parameters'
     cost (issue 15). The statement itself is prepared by Postgres after a few runs (settings,
-    ``prepare_threshold``). Postgres only, inside a cursor's block (the connection is open)."""
+    ``prepare_threshold``; not with ``DATABASE_PREPARED_STATEMENTS=0``). Postgres only, inside a
+    cursor's block (the connection is open)."""
     global _constants
     if _constants is None:
         template = Attempt(official=True, actions=[])
@@ -221,7 +222,11 @@ def _constants_sql() -> tuple[str, str]:
         values = [f.get_db_prep_save(f.pre_save(template, add=True), connection) for f in fields]
         _constants = (
             ", ".join(connection.ops.quote_name(f.column) for f in fields),
-            ", ".join(psycopg_sql.Literal(v).as_string(connection.connection) for v in values),
+            # Escaped for the placeholders' parsing, which the statement still goes through.
+            ", ".join(
+                psycopg_sql.Literal(v).as_string(connection.connection).replace("%", "%%")
+                for v in values
+            ),
         )
     return _constants
 
@@ -468,7 +473,7 @@ def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     if connection.vendor == "postgresql":
         # Text for the statement's cast, written by orjson: Django's Jsonb parameter went
         # through psycopg's JSON dumper and Python's encoder, 3 % of an action's CPU (issue 15).
-        # An action's dict is ints and strings, the same JSON value either way.
+        # An action's dict holds ints, strings and a list of ints: the same JSON value either way.
         params.append(orjson.dumps([appended]).decode())
     else:
         params.append(json.dumps(appended))

@@ -27,27 +27,46 @@ def _brute(throw: tuple[int, ...], table: str) -> list[tuple]:
     # Every subset of positions, smallest mask first (the listing's order), scored whole by the
     # table's scorer on its dice alone; hot dice when every die scored (seed 000).
     s = scorer(table)
-    dice = s.table.dice
-    found = []
+    t = s.table
     subsets = [c for n in range(1, len(throw) + 1) for c in combinations(range(len(throw)), n)]
+    if t.whole_straights and tuple(sorted(throw)) in t.straights:
+        # Seed 004: a thrown straight is kept whole.
+        subsets = [tuple(range(len(throw)))]
+    if t.whole_sets:
+        # Seed 004: a face thrown three times or more is kept all together or not at all.
+        sets = [face for face in set(throw) if throw.count(face) >= 3]
+        subsets = [
+            c
+            for c in subsets
+            if all(sum(throw[p] == face for p in c) in (0, throw.count(face)) for face in sets)
+        ]
+    found = []
     for positions in sorted(subsets, key=lambda c: sum(1 << p for p in c)):
         points = s.score([throw[p] for p in positions])
         if points is not None:
             left = len(throw) - len(positions)
-            found.append((positions, points, left or dice, not left))
+            found.append(
+                (
+                    positions,
+                    points,
+                    left or t.dice,
+                    not left,
+                    bool(left) or not t.full_hand_must_roll,
+                )
+            )
     return found
 
 
-@pytest.mark.parametrize("table", PLAIN)
+@pytest.mark.parametrize("table", [*PLAIN, "dix-mille"])
 def test_every_throw_lists_the_subsets_that_score_whole(table):
-    for throw in _throws(5 if table != "farkle-challenge" else 6):
+    for throw in _throws(TABLES[table].dice):
         listed = _options.__wrapped__(throw, table, ())
-        assert [(o.positions, o.points, o.dice_left, o.hot_dice) for o in listed] == _brute(
-            throw, table
-        ), throw
+        assert [
+            (o.positions, o.points, o.dice_left, o.hot_dice, o.may_bank) for o in listed
+        ] == _brute(throw, table), throw
         for option in listed:
             assert option.dice == tuple(throw[p] for p in option.positions)
-            assert option.sets == () and option.may_bank
+            assert option.sets == ()
 
 
 @pytest.mark.parametrize("table", list(TABLES))

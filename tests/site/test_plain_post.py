@@ -5,6 +5,7 @@ and the two answers must be the same: status, headers, cookies and body."""
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from daily.models import Attempt
 from farkle_site import drf
 from tests.daily.helpers import act, greedy_action, play_greedy, post, start_daily
 from tests.helpers import rates
+from tests.moments import NOON
 
 pytestmark = pytest.mark.django_db
 
@@ -674,3 +676,27 @@ def test_a_leaderboards_plain_page_goes_without_drfs_request(monkeypatch, clock)
     assert through_drf == []
     assert client.get(f"{_BOARD}?page=1&sort=name").status_code == 200
     assert through_drf == [f"{_BOARD}?page=1&sort=name"]
+
+
+def test_a_leaderboards_games_stay_hidden_until_it_closes_both_ways(monkeypatch, clock):
+    player, *_ = _played(2)
+    day = NOON.date().isoformat()
+    board = f"/api/daily/{day}/leaderboard?page=1"
+
+    def scenario():
+        return [player.get(board), Client().get(board)]
+
+    open_answers = _both_ways(monkeypatch, scenario)
+    # Another player's game is never named while the day is open (docs/play.md).
+    assert all(entry["attempt"] is None for _, _, body in open_answers for entry in body["entries"])
+    assert all(body["me"] is None or body["me"]["attempt"] for _, _, body in open_answers)
+    clock.shift(datetime.timedelta(days=2))
+    # The player's session is kept alive once a day: renewed before both ways read.
+    player.get(board)
+    closed_answers = _both_ways(monkeypatch, scenario)
+    assert _codes(closed_answers) == [(200, None), (200, None)]
+    assert all(
+        isinstance(entry["attempt"], int)
+        for _, _, body in closed_answers
+        for entry in body["entries"]
+    )
