@@ -142,17 +142,12 @@ def leaderboard_for_request(
     request: Request | HttpRequest,
     puzzle: Puzzle,
     now: datetime.datetime,
+    query: dict[str, Any],
     *,
     timed_entries: bool = False,
-    query: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The leaderboard of a puzzle for the request's ``page`` and ``accounts`` (a day's or a
-    challenge's): ``query`` as ``leaderboard_query`` read it for the plain lane, else DRF's
-    serializer reads the query string."""
-    if query is None:
-        serializer = schemas.LeaderboardQuerySerializer(data=request.query_params)
-        serializer.is_valid(raise_exception=True)
-        query = serializer.validated_data
+    """The leaderboard of a puzzle (a day's or a challenge's) for the request's player and its
+    query's ``page`` and ``accounts``, as ``LeaderboardQuerySerializer`` validates them."""
     player = session_player(request)
     board = leaderboard_page(
         puzzle=puzzle, page=query["page"], now=now, player=player, accounts=query["accounts"]
@@ -301,10 +296,16 @@ class PuzzleLeaderboardApi(PlainGet, PuzzleApi):
         return self._board(request, query, url_kwargs), status.HTTP_200_OK
 
     def _board(self, request, query: dict[str, Any] | None, url_kwargs: dict) -> dict[str, Any]:
+        # ``query``: read by the plain lane, or None for DRF's serializer to read (and refuse),
+        # after the puzzle, whose refusal comes first either way.
         now = timezone.now()
         puzzle = self.find_puzzle(now=now, **url_kwargs)
+        if query is None:
+            serializer = schemas.LeaderboardQuerySerializer(data=request.query_params)
+            serializer.is_valid(raise_exception=True)
+            query = serializer.validated_data
         board = leaderboard_for_request(
-            request, puzzle, now, timed_entries=self.timed_entries, query=query
+            request, puzzle, now, query, timed_entries=self.timed_entries
         )
         return {**board, **self.leaderboard_extra(puzzle)}
 

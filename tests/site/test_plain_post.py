@@ -609,6 +609,8 @@ def test_a_leaderboards_pages_answer_alike(monkeypatch, clock):
             anonymous.get("/api/daily/not-a-day/leaderboard?page=1"),
             anonymous.get("/api/daily/2099-01-01/leaderboard?page=1"),
             anonymous.get("/api/challenges/ZZZZZZ/leaderboard?page=1"),
+            # A bad day and a bad page: the day's refusal first, either way.
+            anonymous.get("/api/daily/not-a-day/leaderboard?page=0"),
         ]
 
     answers = _both_ways(monkeypatch, scenario)
@@ -624,6 +626,7 @@ def test_a_leaderboards_pages_answer_alike(monkeypatch, clock):
         (400, "invalid_date"),
         (404, "not_found"),
         (404, "not_found"),
+        (400, "invalid_date"),
     ]
     boards = [body for _, _, body in answers[:10]]
     assert [len(board["entries"]) for board in boards[:5]] == [4, 4, 0, 1, 1]
