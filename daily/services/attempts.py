@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -433,10 +433,45 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
 _STARTED_AT = Attempt._meta.get_field("started_at")
 
 
+def _prepare_plainly(field, vendor: str) -> Callable[[Any], Any]:
+    """Django's ``field.get_db_prep_save`` of a value, on Postgres, without its chain of calls for
+    the values an action writes: an ``int`` of an integer field is wrapped in the integer type
+    Django gives psycopg (so that the prepared statement's parameter types do not vary), a
+    ``str`` of a character field, an aware ``datetime`` of a date-time field (Django warns of
+    and converts naive ones only), a ``timedelta`` of a duration (a native interval) and a
+    ``None`` are Django's own answer already. Anything else goes to Django. Six fields' values
+    cost 22 µs through Django, 2 % of an action in process (issue 15)."""
+    prepare = field.get_db_prep_save
+    if vendor != "postgresql":
+        return lambda value: prepare(value, connection)
+    kind = field.get_internal_type()
+    wrap = getattr(connection.ops, "integerfield_type_map", {}).get(kind)
+    if wrap is not None:
+        return lambda value: wrap(value) if type(value) is int else prepare(value, connection)
+    plain = {
+        "CharField": str,
+        "DateTimeField": datetime.datetime,
+        "DurationField": datetime.timedelta,
+    }.get(kind)
+    if plain is None or (
+        plain is datetime.timedelta and not connection.features.has_native_duration_field
+    ):
+        return lambda value: prepare(value, connection)
+    if plain is datetime.datetime:
+        return lambda value: (
+            value
+            if value is None or (type(value) is plain and value.tzinfo is not None)
+            else prepare(value, connection)
+        )
+    return lambda value: (
+        value if value is None or type(value) is plain else prepare(value, connection)
+    )
+
+
 @lru_cache(maxsize=32)
 def _store_sql(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple]:
-    """The statement ``_store`` runs for these changed fields (the actions apart), and the fields
-    whose values it takes, in order: written once per process and set of fields (a handful)."""
+    """The statement ``_store`` runs for these changed fields (the actions apart), and how each
+    field's value is prepared, in order: written once per process and set of fields (a handful)."""
     quote = connection.ops.quote_name
     meta = Attempt._meta
     fields = tuple(meta.get_field(name) for name in names)
@@ -453,7 +488,7 @@ def _store_sql(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple]:
         f" WHERE {quote('id')} = %s AND {quote('player_id')} = %s"
         f" AND {quote('started_at')} = %s AND {quote('step')} = %s AND {quote('state')} <> %s"
     )
-    return sql, fields
+    return sql, tuple((field.name, _prepare_plainly(field, vendor)) for field in fields)
 
 
 def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
@@ -467,8 +502,8 @@ def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     step, the ones the game was replayed from.
     """
     names = tuple(name for name in changes if name != "actions")
-    sql, fields = _store_sql(connection.vendor, names)
-    params = [field.get_db_prep_save(changes[field.name], connection) for field in fields]
+    sql, prepares = _store_sql(connection.vendor, names)
+    params = [prepare(changes[name]) for name, prepare in prepares]
     appended = changes["actions"][-1]
     if connection.vendor == "postgresql":
         # Text for the statement's cast, written by orjson: Django's Jsonb parameter went
