@@ -469,9 +469,10 @@ def _prepare_plainly(field, vendor: str) -> Callable[[Any], Any]:
 
 
 @lru_cache(maxsize=32)
-def _store_sql(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple]:
-    """The statement ``_store`` runs for these changed fields (the actions apart), and how each
-    field's value is prepared, in order: written once per process and set of fields (a handful)."""
+def _store_sql(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple, Callable[[Any], Any]]:
+    """The statement ``_store`` runs for these changed fields (the actions apart), how each
+    field's value is prepared, in order, and how the start is: written once per process and set
+    of fields (a handful)."""
     quote = connection.ops.quote_name
     meta = Attempt._meta
     fields = tuple(meta.get_field(name) for name in names)
@@ -488,7 +489,8 @@ def _store_sql(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple]:
         f" WHERE {quote('id')} = %s AND {quote('player_id')} = %s"
         f" AND {quote('started_at')} = %s AND {quote('step')} = %s AND {quote('state')} <> %s"
     )
-    return sql, tuple((field.name, _prepare_plainly(field, vendor)) for field in fields)
+    prepares = tuple((field.name, _prepare_plainly(field, vendor)) for field in fields)
+    return sql, prepares, _prepare_plainly(_STARTED_AT, vendor)
 
 
 def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
@@ -502,7 +504,7 @@ def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     step, the ones the game was replayed from.
     """
     names = tuple(name for name in changes if name != "actions")
-    sql, prepares = _store_sql(connection.vendor, names)
+    sql, prepares, prepare_started_at = _store_sql(connection.vendor, names)
     params = [prepare(changes[name]) for name, prepare in prepares]
     appended = changes["actions"][-1]
     if connection.vendor == "postgresql":
@@ -512,7 +514,7 @@ def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
         params.append(orjson.dumps([appended]).decode())
     else:
         params.append(json.dumps(appended))
-    started_at = _STARTED_AT.get_db_prep_value(attempt.started_at, connection)
+    started_at = prepare_started_at(attempt.started_at)
     with connection.cursor() as cursor:
         cursor.execute(
             sql, [*params, attempt.pk, attempt.player_id, started_at, step, Attempt.State.FINISHED]
