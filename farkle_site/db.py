@@ -1,6 +1,7 @@
 """Database helpers shared by the apps."""
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from django.db import IntegrityError
@@ -16,6 +17,19 @@ def violated(error: IntegrityError, constraint: str) -> bool:
     diag = getattr(error.__cause__, "diag", None)
     name = getattr(diag, "constraint_name", None)
     return name is None or name == constraint
+
+
+@contextmanager
+def statement_cursor(connection: BaseDatabaseWrapper) -> Iterator[Any]:
+    """A cursor for one statement whose results are read at once, with nothing run in between:
+    the connection's kept cursor where its backend has one (``farkle_site/postgres``), a new
+    cursor closed afterwards elsewhere (SQLite)."""
+    kept = getattr(connection, "kept_cursor", None)
+    if kept is None:
+        with connection.cursor() as cursor:
+            yield cursor
+    else:
+        yield kept()
 
 
 def model_copy(instance: _M) -> _M:

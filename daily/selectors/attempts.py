@@ -8,7 +8,7 @@ import functools
 from django.db import connection
 
 from daily.models import Attempt, Player, Puzzle
-from farkle_site.db import ModelColumns
+from farkle_site.db import ModelColumns, statement_cursor
 
 _ATTEMPT = ModelColumns(Attempt, "a")
 _PUZZLE = ModelColumns(Puzzle, "p")
@@ -63,7 +63,7 @@ def _attempt_with_puzzle(attempt_id: int, player_id: int | None) -> Attempt | No
     if not 0 < attempt_id < 2**63:
         # No row has such an id; SQLite would refuse one beyond 64 bits (OverflowError).
         return None
-    with connection.cursor() as cursor:
+    with statement_cursor(connection) as cursor:
         cursor.execute(
             _attempt_sql(connection.vendor, by_player=player_id is not None),
             [attempt_id] if player_id is None else [attempt_id, player_id],

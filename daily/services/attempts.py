@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F
 from psycopg import sql as psycopg_sql
 
@@ -21,7 +21,7 @@ from daily.models import Attempt, Player, Puzzle, ScoreCount
 from daily.selectors.attempts import attempt_of_player
 from daily.services.foresight import foresight_fields
 from daily.services.puzzles import puzzle_row_condition
-from farkle_site.db import violated
+from farkle_site.db import statement_cursor, violated
 from farkle_site.domain import Conflict, NotFound
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def attempt_start_as_new_guest(
             f"SELECT {', '.join(['%s'] * len(session_row.values))} FROM guest), "
         )
         session_params = list(session_row.values)
-    with connection.cursor() as cursor:
+    with statement_cursor(connection) as cursor:
         constants = _constants_sql()
         sql = (
             f"WITH guest AS (INSERT INTO {qn(Player._meta.db_table)} "
@@ -433,16 +433,34 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
 _STARTED_AT = Attempt._meta.get_field("started_at")
 
 
+# Django's own field classes, whose preparation ``_prepare_plainly`` gives.
+_PLAIN_FIELDS = frozenset(
+    {
+        models.IntegerField,
+        models.SmallIntegerField,
+        models.BigIntegerField,
+        models.PositiveIntegerField,
+        models.PositiveSmallIntegerField,
+        models.PositiveBigIntegerField,
+        models.CharField,
+        models.DateTimeField,
+        models.DurationField,
+    }
+)
+
+
 def _prepare_plainly(field, vendor: str) -> Callable[[Any], Any]:
     """Django's ``field.get_db_prep_save`` of a value, on Postgres, without its chain of calls for
-    the values an action writes: an ``int`` of an integer field is wrapped in the integer type
-    Django gives psycopg (so that the prepared statement's parameter types do not vary), a
-    ``str`` of a character field, an aware ``datetime`` of a date-time field (Django warns of
-    and converts naive ones only), a ``timedelta`` of a duration (a native interval) and a
-    ``None`` are Django's own answer already. Anything else goes to Django. Six fields' values
-    cost 22 µs through Django, 2 % of an action in process (issue 15)."""
+    the values an action writes to Django's own fields. An ``int`` of an integer field is
+    wrapped in the integer type Django gives psycopg (so that the prepared statement's parameter
+    types do not vary); a ``str`` of a character field, an aware ``datetime`` of a date-time
+    field (Django warns of and converts naive ones only: those without an offset), a
+    ``timedelta`` of a duration (a native interval) and a ``None`` are Django's own answer
+    already. Anything else goes to Django. Six fields' values cost 22 µs through Django, 2 % of
+    an action in process (issue 15)."""
     prepare = field.get_db_prep_save
-    if vendor != "postgresql":
+    if vendor != "postgresql" or type(field) not in _PLAIN_FIELDS:
+        # (A field class of its own may prepare its values its own way.)
         return lambda value: prepare(value, connection)
     kind = field.get_internal_type()
     wrap = getattr(connection.ops, "integerfield_type_map", {}).get(kind)
@@ -460,7 +478,7 @@ def _prepare_plainly(field, vendor: str) -> Callable[[Any], Any]:
     if plain is datetime.datetime:
         return lambda value: (
             value
-            if value is None or (type(value) is plain and value.tzinfo is not None)
+            if value is None or (type(value) is plain and value.utcoffset() is not None)
             else prepare(value, connection)
         )
     return lambda value: (
@@ -515,7 +533,7 @@ def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     else:
         params.append(json.dumps(appended))
     started_at = prepare_started_at(attempt.started_at)
-    with connection.cursor() as cursor:
+    with statement_cursor(connection) as cursor:
         cursor.execute(
             sql, [*params, attempt.pk, attempt.player_id, started_at, step, Attempt.State.FINISHED]
         )

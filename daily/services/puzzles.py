@@ -12,7 +12,7 @@ from django.db import IntegrityError, connection, transaction
 import farkle
 from daily.models import DAILY_GRACE, Puzzle
 from daily.rules.calendar import day_start, first_day, published_until
-from farkle_site.db import ModelColumns, model_copy
+from farkle_site.db import ModelColumns, model_copy, statement_cursor
 from farkle_site.domain import NotFound
 
 
@@ -125,7 +125,7 @@ def _counters_read(puzzle: Puzzle) -> bool:
     """Read the puzzle's counters into it; False when its row is gone (a stale cache entry)."""
     qn = connection.ops.quote_name
     same_row, params = puzzle_row_condition("p", puzzle)
-    with connection.cursor() as cursor:
+    with statement_cursor(connection) as cursor:
         cursor.execute(
             f"SELECT {_COUNTERS.select(connection)} FROM {qn(Puzzle._meta.db_table)} AS p "
             f"WHERE {same_row}",

@@ -23,15 +23,11 @@ zone on what psycopg reads in the session's zone. With ``USE_TZ`` and no ``TIME_
 database's own, that zone is UTC, Django sets ``TimeZone`` to UTC on every connection, and
 psycopg's loader already gives ``datetime.timezone.utc``: the very value Django's would.
 
-And a closed cursor goes back to its connection, for the next ``connection.cursor()`` to take
-up, instead of being thrown away: psycopg's cursor copies the connection's adapters when it is
-made, and builds its adaptation of the parameters afresh for its first statement, where a kept
-cursor running the same statement text again keeps both. A statement cost about 25 µs more of
-CPU on a new cursor than on a kept one (in process, the game action's update), 2 % of an action
-(issue 15). Each ``cursor()`` still gets a cursor no one else holds: one taken up is off the
-connection's list until it is closed, cursors open at once are different ones, a cursor closed
-twice goes back once, and Django's server-side (named) cursors are never kept. A kept cursor is
-emptied of its results as ``close`` empties them, and dropped with its connection.
+And each connection keeps one cursor for the hottest statements (``kept_cursor``): psycopg's
+cursor copies the connection's adapters when it is made, and adapts its first statement's
+parameters afresh, where a kept cursor running the same query object again keeps both. A
+statement cost about 25 µs more of CPU on a new cursor than on a kept one (in process, the game
+action's update): 2 % of an action (issue 15).
 """
 
 from __future__ import annotations
@@ -87,70 +83,28 @@ def _quiet(connection) -> bool:
     return not poller.poll(0)
 
 
-class _KeptCursor:
-    """What the kept cursor classes below are."""
-
-
-# What a kept cursor's ``_free`` holds while it waits on its connection's list.
-_ON_THE_LIST: list = []
-
-
-@functools.cache
-def _kept_class(cursor_class: type) -> type:
-    """``cursor_class`` (the class Django gives the connection's cursors) whose ``close`` hands
-    the cursor back to its connection's list of free cursors."""
-
-    class KeptCursor(cursor_class, _KeptCursor):
-        # The list to go back to once closed, set when ``create_cursor`` hands the cursor out;
-        # ``_ON_THE_LIST`` while it is back there; None for a cursor made some other way.
-        _free: list | None = None
-
-        def close(self) -> None:
-            free = self._free
-            if free is _ON_THE_LIST:
-                # Closed again by its last holder: it is already back.
-                return
-            if free is None or self.closed:
-                return super().close()
-            # Only a cursor its connection can run a statement on again, as its connection made
-            # it: one whose connection is not in the middle of a query (a stream, a copy) and
-            # whose rows are still made the connection's way.
-            if (
-                self.connection.pgconn.transaction_status == pq.TransactionStatus.ACTIVE
-                or self.row_factory is not self.connection.row_factory
-            ):
-                self._free = None
-                return super().close()
-            # Its results emptied as closing empties them.
-            self._reset()
-            self._free = _ON_THE_LIST
-            free.append(self)
-
-    return KeptCursor
-
-
 class DatabaseWrapper(base.DatabaseWrapper):
-    # The connection the free cursors belong to, and the list of them (``get_new_connection``).
-    _free_cursors: tuple | None = None
+    # The connection the kept cursor belongs to, and the cursor (``kept_cursor``).
+    _kept: tuple | None = None
 
-    def get_new_connection(self, conn_params):
-        connection = super().get_new_connection(conn_params)
-        if not issubclass(connection.cursor_factory, _KeptCursor):
-            # (A connection from a pool may have been given the class already.)
-            connection.cursor_factory = _kept_class(connection.cursor_factory)
-        # The connection's free cursors, last closed first (the likeliest to have run the
-        # same statement as the next one).
-        self._free_cursors = (connection, [])
-        return connection
+    def kept_cursor(self):
+        """The connection's own cursor, kept from one statement to the next, for a statement
+        whose results are read before any other statement runs and whose user does not close
+        the cursor (``farkle_site.db.statement_cursor``). Wrapped as ``cursor()`` wraps a
+        cursor each time, so that Django's query logging and execute wrappers see it; replaced
+        with its connection (a health check's, ``close()``'s) and when the time zone changes."""
+        self.close_if_health_check_failed()
+        self.ensure_connection()
+        kept = self._kept
+        if kept is None or kept[0] is not self.connection:
+            with self.wrap_database_errors:
+                kept = self._kept = (self.connection, self.create_cursor())
+        return self._prepare_cursor(kept[1])
 
-    def create_cursor(self, name=None):
-        free = self._free_cursors
-        if name is None and free is not None and free[0] is self.connection:
-            cursors = free[1]
-            cursor = cursors.pop() if cursors else super().create_cursor()
-            cursor._free = cursors
-            return cursor
-        return super().create_cursor(name)
+    def ensure_timezone(self):
+        # Django registers a time zone's loader per cursor, when it makes the cursor.
+        self._kept = None
+        return super().ensure_timezone()
 
     def get_connection_params(self) -> dict:
         params = super().get_connection_params()

@@ -10,7 +10,7 @@ import zoneinfo
 from unittest import mock
 
 import pytest
-from django.db import connection
+from django.db import connection, models
 
 from daily.models import Attempt
 from daily.services.attempts import _prepare_plainly
@@ -112,3 +112,34 @@ def test_a_naive_date_time_still_goes_through_django():
         prepared = _prepare_plainly(field, connection.vendor)(naive)
 
     assert prepared.tzinfo is not None
+
+
+class _NoOffset(datetime.tzinfo):
+    """A zone that knows no offset: Django counts such a date-time as naive."""
+
+    def utcoffset(self, dt):
+        return None
+
+
+def test_a_date_time_whose_zone_has_no_offset_goes_through_django():
+    field = Attempt._meta.get_field("updated_at")
+    value = datetime.datetime(2026, 12, 3, 12, tzinfo=_NoOffset())
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        prepared = _prepare_plainly(field, connection.vendor)(value)
+        expected = _django(field, value)
+
+    assert prepared == expected
+    assert prepared.utcoffset() is not None
+
+
+def test_a_field_class_of_its_own_prepares_its_values_itself():
+    class Doubled(models.PositiveIntegerField):
+        def get_prep_value(self, value):
+            return 2 * super().get_prep_value(value)
+
+    field = Doubled()
+    field.set_attributes_from_name("doubled")
+
+    assert _prepare_plainly(field, connection.vendor)(21) == 42

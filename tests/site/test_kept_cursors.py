@@ -1,125 +1,96 @@
-"""A closed cursor goes back to its connection for the next ``connection.cursor()`` instead of
-being thrown away, and never to two holders at once (farkle_site/postgres/base.py, issue 15)."""
+"""Each connection keeps one cursor for the hottest statements, from one statement to the next,
+and replaces it with the connection or the time zone (farkle_site/postgres/base.py,
+farkle_site/db.py ``statement_cursor``; issue 15)."""
 
 from __future__ import annotations
 
 import psycopg
 import pytest
-from django.db import DatabaseError, connection, transaction
-from django.utils import timezone
-from psycopg.rows import dict_row
+from django.db import connection
+from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 
-from daily.models import Player
+from farkle_site.db import statement_cursor
+from tests.processes import shared_database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-def _psycopg_cursor():
-    """psycopg's cursor under the next cursor Django hands out, closed again."""
-    with connection.cursor() as wrapper:
-        return wrapper.cursor
+INSTANT = "SELECT '2026-12-03 12:00:00+00'::timestamptz"
 
 
-def _value(sql: str):
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        return cursor.fetchone()[0]
+def _kept():
+    return connection.kept_cursor().cursor
 
 
-def test_a_closed_cursor_is_taken_up_again_and_runs_statements():
-    first = _psycopg_cursor()
-
-    with connection.cursor() as cursor:
-        assert cursor.cursor is first
+def test_the_kept_cursor_runs_one_statement_after_another():
+    with statement_cursor(connection) as cursor:
         cursor.execute("SELECT 6 * 7")
         assert cursor.fetchone() == (42,)
+        first = cursor.cursor
+    with statement_cursor(connection) as cursor:
+        cursor.execute("SELECT %s", [5])
+        assert cursor.fetchone() == (5,)
+        assert cursor.cursor is first
+
+    assert not first.closed
 
 
-def test_a_kept_cursor_holds_no_results_once_closed():
+def test_other_cursors_are_new_ones_as_before():
     with connection.cursor() as cursor:
-        cursor.execute("SELECT generate_series(1, 3)")
-        kept = cursor.cursor
+        assert cursor.cursor is not _kept()
+        made = cursor.cursor
 
-    assert kept.pgresult is None
-    assert kept.rowcount == -1
-
-
-def test_cursors_open_at_once_are_different_ones_and_keep_their_rows():
-    _psycopg_cursor()
-    with connection.cursor() as outer:
-        outer.execute("SELECT generate_series(1, 3)")
-        assert outer.fetchone() == (1,)
-        with connection.cursor() as inner:
-            assert inner.cursor is not outer.cursor
-            inner.execute("SELECT 42")
-            assert inner.fetchone() == (42,)
-        assert outer.fetchall() == [(2,), (3,)]
+    assert made.closed
 
 
-def test_a_cursor_closed_twice_goes_back_once():
-    with connection.cursor() as cursor:
-        cursor.close()
-
-    with connection.cursor() as one, connection.cursor() as other:
-        assert one.cursor is not other.cursor
-        one.execute("SELECT 1")
-        other.execute("SELECT 2")
-        assert (one.fetchone(), other.fetchone()) == ((1,), (2,))
-
-
-def test_a_cursor_whose_statement_failed_is_taken_up_again():
-    with pytest.raises(DatabaseError), connection.cursor() as cursor:
-        failed = cursor.cursor
-        cursor.execute("SELECT 1 / 0")
-
-    with connection.cursor() as cursor:
-        assert cursor.cursor is failed
+def test_statements_on_the_kept_cursor_are_logged_as_any_other():
+    _kept()
+    with CaptureQueriesContext(connection) as captured, statement_cursor(connection) as cursor:
         cursor.execute("SELECT 1")
-        assert cursor.fetchone() == (1,)
+
+    assert [query["sql"] for query in captured.captured_queries] == ["SELECT 1"]
 
 
-def test_no_cursor_outlives_its_connection():
-    old = _psycopg_cursor()
+def test_a_new_connection_gets_a_new_kept_cursor():
+    old = _kept()
     connection.close()
 
-    with connection.cursor() as cursor:
-        assert cursor.cursor is not old
-        assert cursor.cursor.connection is connection.connection
+    kept = _kept()
+    assert kept is not old
+    assert kept.connection is connection.connection
+    with statement_cursor(connection) as cursor:
         cursor.execute("SELECT 1")
-
-
-def test_a_cursor_given_its_own_row_factory_is_not_kept():
-    with connection.cursor() as cursor:
-        cursor.cursor.row_factory = dict_row
-        changed = cursor.cursor
-
-    assert changed.closed
-    with connection.cursor() as cursor:
-        assert cursor.cursor is not changed
-        cursor.execute("SELECT 1 AS one")
         assert cursor.fetchone() == (1,)
 
 
-def test_a_cursor_closed_in_the_middle_of_a_stream_is_not_kept():
-    with connection.cursor() as cursor:
-        streaming = cursor.cursor
-        rows = streaming.stream("SELECT generate_series(1, 1000)")
-        assert next(rows) == (1,)
-    rows.close()
+def test_a_connection_the_server_ended_is_replaced_with_its_kept_cursor():
+    old = _kept()
+    with statement_cursor(connection) as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    with psycopg.connect(shared_database_url(), autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s, 10000)", [pid]).fetchone()[0]
 
-    assert streaming.closed
-    assert _value("SELECT 5") == 5
-    assert _psycopg_cursor() is not streaming
+    # As a request starts (request_started): the health check replaces the connection.
+    connection.health_check_done = False
+    with statement_cursor(connection) as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] != pid
+        assert cursor.cursor is not old
 
 
-def test_named_cursors_are_not_kept_and_iterate_as_before():
-    for name in ("Ann", "Bob", "Cyd"):
-        Player.objects.create(display_name=name, created_at=timezone.now())
-    with transaction.atomic():
-        # Inside a transaction, a chunked read goes through a server-side (named) cursor.
-        names = [p.display_name for p in Player.objects.order_by("pk").iterator(chunk_size=1)]
+def test_a_time_zone_change_gives_values_as_a_new_cursor_reads_them():
+    with statement_cursor(connection) as cursor:
+        cursor.execute(INSTANT)
+        aware = cursor.fetchone()[0]
+    assert aware.tzinfo is not None
 
-    assert names == ["Ann", "Bob", "Cyd"]
-    free = connection._free_cursors[1]
-    assert free
-    assert not any(isinstance(cursor, psycopg.ServerCursor) for cursor in free)
+    with override_settings(USE_TZ=False):
+        with connection.cursor() as cursor:
+            cursor.execute(INSTANT)
+            expected = cursor.fetchone()[0]
+        with statement_cursor(connection) as cursor:
+            cursor.execute(INSTANT)
+            assert cursor.fetchone()[0] == expected
+
+    assert expected.tzinfo is None
