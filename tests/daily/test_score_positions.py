@@ -153,16 +153,17 @@ def test_a_game_counted_without_a_place_can_still_be_held(clock):
     assert assert_places_and_pages(puzzle, CLOSE) == ids[:2]
 
 
-CLOCK_CODE = "CL0CK5"
+CLOCK_CODE = "C10CK5"
 
 
 @pytest.mark.django_db
-def test_games_ended_by_their_clock_take_places_as_they_are_counted(db, monkeypatch):
+def test_games_ended_by_their_clock_take_places_as_they_are_counted(db, monkeypatch, settings):
     from challenges import services
     from challenges.services import challenge_create
 
-    # Dice of a fixed code, not a random one: the tenth turn's first throw must not be a Farkle
-    # (about one game in forty), or a Farkle rather than the clock would end the game.
+    # Dice of a fixed code and secret, not random ones: the tenth turn's first throw must not be
+    # a Farkle (about one game in forty), or a Farkle rather than the clock would end the game.
+    settings.FARKLE_SEED_SECRET = "test-secret"
     monkeypatch.setattr(services, "code_generate", lambda: CLOCK_CODE)
     creator = player_create(now=NOON)
     puzzle = challenge_create(creator=creator, turn_seconds=30, now=NOON).puzzle
