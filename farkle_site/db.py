@@ -1,7 +1,7 @@
 """Database helpers shared by the apps."""
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
 from django.db import IntegrityError
@@ -19,17 +19,12 @@ def violated(error: IntegrityError, constraint: str) -> bool:
     return name is None or name == constraint
 
 
-@contextmanager
-def statement_cursor(connection: BaseDatabaseWrapper) -> Iterator[Any]:
-    """A cursor for one statement whose results are read at once, with nothing run in between:
-    the connection's kept cursor where its backend has one (``farkle_site/postgres``), a new
-    cursor closed afterwards elsewhere (SQLite)."""
-    kept = getattr(connection, "kept_cursor", None)
-    if kept is None:
-        with connection.cursor() as cursor:
-            yield cursor
-    else:
-        yield kept()
+def statement_cursor(connection: BaseDatabaseWrapper) -> AbstractContextManager[Any]:
+    """A cursor for one statement whose results are read before any other statement runs on it:
+    the connection's kept cursor where its backend keeps one (``farkle_site/postgres``), a new
+    cursor closed at the end of the block elsewhere (SQLite)."""
+    kept = getattr(connection, "statement_cursor", None)
+    return connection.cursor() if kept is None else kept()
 
 
 def model_copy(instance: _M) -> _M:

@@ -23,11 +23,11 @@ zone on what psycopg reads in the session's zone. With ``USE_TZ`` and no ``TIME_
 database's own, that zone is UTC, Django sets ``TimeZone`` to UTC on every connection, and
 psycopg's loader already gives ``datetime.timezone.utc``: the very value Django's would.
 
-And each connection keeps one cursor for the hottest statements (``kept_cursor``): psycopg's
-cursor copies the connection's adapters when it is made, and adapts its first statement's
-parameters afresh, where a kept cursor running the same query object again keeps both. A
-statement cost about 25 µs more of CPU on a new cursor than on a kept one (in process, the game
-action's update): 2 % of an action (issue 15).
+And each connection keeps one cursor for the hottest statements (``statement_cursor``):
+psycopg's cursor copies the connection's adapters when it is made, and adapts its first
+statement's parameters afresh; a kept cursor skips the first, and the second when its last
+statement was the same query object. The same statement cost about 25 µs more of CPU on a new
+cursor than on a kept one (in process, the game action's update): 2 % of an action (issue 15).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from __future__ import annotations
 import datetime
 import functools
 import select
+from contextlib import contextmanager
 
 import psycopg
 from django.db.backends.postgresql import base
@@ -84,22 +85,40 @@ def _quiet(connection) -> bool:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    # The connection the kept cursor belongs to, and the cursor (``kept_cursor``).
+    # The connection the kept cursor belongs to, and the cursor (``statement_cursor``).
     _kept: tuple | None = None
+    # Whether a ``statement_cursor`` block holds the kept cursor now.
+    _kept_held = False
 
-    def kept_cursor(self):
+    @contextmanager
+    def statement_cursor(self):
         """The connection's own cursor, kept from one statement to the next, for a statement
-        whose results are read before any other statement runs and whose user does not close
-        the cursor (``farkle_site.db.statement_cursor``). Wrapped as ``cursor()`` wraps a
+        whose results are read before any other statement runs on it (``farkle_site.db``'s
+        ``statement_cursor``). A block inside another one's gets a new cursor, closed after it,
+        as ``cursor()`` gives: the outer block's results stay. Wrapped as ``cursor()`` wraps a
         cursor each time, so that Django's query logging and execute wrappers see it; replaced
-        with its connection (a health check's, ``close()``'s) and when the time zone changes."""
+        with its connection (a health check's, ``close()``'s), if something closed it, and when
+        the time zone changes."""
+        if self._kept_held:
+            with self.cursor() as cursor:
+                yield cursor
+            return
         self.close_if_health_check_failed()
         self.ensure_connection()
         kept = self._kept
-        if kept is None or kept[0] is not self.connection:
+        if kept is None or kept[0] is not self.connection or kept[1].closed:
             with self.wrap_database_errors:
                 kept = self._kept = (self.connection, self.create_cursor())
-        return self._prepare_cursor(kept[1])
+        self._kept_held = True
+        try:
+            yield self._prepare_cursor(kept[1])
+        finally:
+            self._kept_held = False
+
+    def _close(self):
+        # The kept cursor goes with its connection (back to a pool, it may serve another thread).
+        self._kept = None
+        return super()._close()
 
     def ensure_timezone(self):
         # Django registers a time zone's loader per cursor, when it makes the cursor.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import psycopg
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
@@ -19,7 +19,8 @@ INSTANT = "SELECT '2026-12-03 12:00:00+00'::timestamptz"
 
 
 def _kept():
-    return connection.kept_cursor().cursor
+    with statement_cursor(connection) as cursor:
+        return cursor.cursor
 
 
 def test_the_kept_cursor_runs_one_statement_after_another():
@@ -49,6 +50,42 @@ def test_statements_on_the_kept_cursor_are_logged_as_any_other():
         cursor.execute("SELECT 1")
 
     assert [query["sql"] for query in captured.captured_queries] == ["SELECT 1"]
+
+
+def test_a_block_inside_another_gets_a_cursor_of_its_own():
+    with statement_cursor(connection) as outer:
+        outer.execute("SELECT generate_series(1, 3)")
+        assert outer.fetchone() == (1,)
+        with statement_cursor(connection) as inner:
+            assert inner.cursor is not outer.cursor
+            inner.execute("SELECT 42")
+            assert inner.fetchone() == (42,)
+        assert inner.cursor.closed
+        assert outer.fetchall() == [(2,), (3,)]
+
+    assert _kept() is outer.cursor
+
+
+def test_a_kept_cursor_something_closed_is_replaced():
+    with statement_cursor(connection) as cursor:
+        cursor.close()
+        closed = cursor.cursor
+
+    with statement_cursor(connection) as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+        assert cursor.cursor is not closed
+
+
+def test_a_failed_statement_leaves_the_kept_cursor_usable():
+    kept = _kept()
+    with pytest.raises(DatabaseError), statement_cursor(connection) as cursor:
+        cursor.execute("SELECT 1 / 0")
+
+    with statement_cursor(connection) as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+        assert cursor.cursor is kept
 
 
 def test_a_new_connection_gets_a_new_kept_cursor():
