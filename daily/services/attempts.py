@@ -471,9 +471,7 @@ def _prepare_plainly(field, vendor: str) -> Callable[[Any], Any]:
         "DateTimeField": datetime.datetime,
         "DurationField": datetime.timedelta,
     }.get(kind)
-    if plain is None or (
-        plain is datetime.timedelta and not connection.features.has_native_duration_field
-    ):
+    if plain is None:
         return lambda value: prepare(value, connection)
     if plain is datetime.datetime:
         return lambda value: (

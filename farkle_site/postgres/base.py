@@ -85,8 +85,8 @@ def _quiet(connection) -> bool:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    # The connection the kept cursor belongs to, and the cursor (``statement_cursor``).
-    _kept: tuple | None = None
+    # The connection's kept cursor (``statement_cursor``), dropped with the connection.
+    _kept = None
     # Whether a ``statement_cursor`` block holds the kept cursor now.
     _kept_held = False
 
@@ -97,8 +97,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         ``statement_cursor``). A block inside another one's gets a new cursor, closed after it,
         as ``cursor()`` gives: the outer block's results stay. Wrapped as ``cursor()`` wraps a
         cursor each time, so that Django's query logging and execute wrappers see it; replaced
-        with its connection (a health check's, ``close()``'s), if something closed it, and when
-        the time zone changes."""
+        with its connection (``_close``, which a health check's replacement goes through too),
+        if something closed it, and when the time zone changes."""
         if self._kept_held:
             with self.cursor() as cursor:
                 yield cursor
@@ -106,12 +106,12 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.close_if_health_check_failed()
         self.ensure_connection()
         kept = self._kept
-        if kept is None or kept[0] is not self.connection or kept[1].closed:
+        if kept is None or kept.closed:
             with self.wrap_database_errors:
-                kept = self._kept = (self.connection, self.create_cursor())
+                kept = self._kept = self.create_cursor()
         self._kept_held = True
         try:
-            yield self._prepare_cursor(kept[1])
+            yield self._prepare_cursor(kept)
         finally:
             self._kept_held = False
 
