@@ -162,12 +162,25 @@ def migrate(env: dict[str, str], site: Path = ROOT) -> None:
 class Server:
     """gunicorn serving the site as the Procfile does, stopped by ``stop`` whatever happened."""
 
-    def __init__(self, env: dict[str, str], workers: int, threads: int, log) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        workers: int,
+        threads: int,
+        log,
+        *,
+        site: Path = ROOT,
+        wrapper: tuple[str, ...] = (),
+        options: tuple[str, ...] = (),
+    ) -> None:
+        """``wrapper`` runs gunicorn under another program (bench/instructions.py's callgrind),
+        ``options`` are more of gunicorn's, and ``site`` is the code served."""
         self.port = free_port()
         self.workers = workers
         self.log = log
         self.process = subprocess.Popen(
             [
+                *wrapper,
                 sys.executable,
                 "-m",
                 "gunicorn",
@@ -188,8 +201,9 @@ class Server:
                 "farkle_site.serving.Logger",
                 "--forwarded-allow-ips",
                 HOST,
+                *options,
             ],
-            cwd=ROOT,
+            cwd=site,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=self.log,

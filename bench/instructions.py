@@ -15,11 +15,17 @@ counts:
 
 The counts are the site's process (Django, DRF, the engine, the drivers of Postgres and Redis,
 and the little this harness adds: each request's environ, its JSON, its cookies), not the
-Postgres or Redis servers, nor gunicorn's parsing of the request. Compare counts taken in one
-run: the day's dice (drawn from the date) and the counts asked change the games played.
-``--against REV`` counts a revision of this repository as well (checked out in a temporary
-worktree, with a database of its own) in the same run, and prints the two side by side with
-their ratio: how a change moves the cost, on a machine too noisy to tell from seconds.
+Postgres or Redis servers, nor gunicorn's parsing of the request. The same three are then
+counted again ``served``: inside the one gunicorn worker (one thread, the Procfile's options)
+that serves them over HTTP from this process, one at a time, so the counts include gunicorn's
+reading, parsing, logging and writing of each request and a fresh browser's new connection
+(about a third of a served action's instructions, docs/performance.md).
+
+Compare counts taken in one run: the day's dice (drawn from the date) and the counts asked
+change the games played. ``--against REV`` counts a revision of this repository as well
+(checked out in a temporary worktree, with a database of its own) in the same run, and prints
+the two side by side with their ratio: how a change moves the cost, on a machine too noisy to
+tell from seconds.
 
 Run with ``python bench/instructions.py`` from the repository root (``make bench`` runs it
 last); it needs valgrind (Debian's package ``valgrind``) and says so when it is missing.
@@ -46,6 +52,8 @@ BENCH_SUFFIX = "bench_instructions"
 # starts counting again: the child calls it (os.getppid) between its phases. Nothing the site
 # runs asks for its parent's pid in-process (gunicorn's arbiter checks would, but are not here).
 MARKER = "getppid"
+# The served count's marker (bench/gunicorn_phases.py).
+SERVED_MARKER = "getloadavg"
 PHASES = ("healthz", "action", "fresh")
 
 
@@ -83,12 +91,12 @@ def main() -> None:
             raise SystemExit(f"--against: {args.against!r} is not a commit of this repository")
     server = server_url()
     print(
-        f"instructions of the site's process per request (callgrind; Postgres, Redis and "
-        f"gunicorn not counted): {args.requests} healthz, {args.requests} actions, "
-        f"{args.fresh} fresh browsers, after a warm-up",
+        f"instructions per request (callgrind; Postgres and Redis not counted): "
+        f"{args.requests} healthz, {args.requests} actions, {args.fresh} fresh browsers after "
+        "a warm-up, in the site's process, then served by one gunicorn worker (one thread)",
         flush=True,
     )
-    counts = {"this code": count(valgrind, ROOT, server, BENCH_SUFFIX, args)}
+    counts = {"this code": both_counts(valgrind, ROOT, server, BENCH_SUFFIX, args)}
     if args.against:
         with tempfile.TemporaryDirectory() as scratch:
             site = Path(scratch) / "site"
@@ -98,7 +106,7 @@ def main() -> None:
                 check=True,
             )
             try:
-                counts[args.against] = count(
+                counts[args.against] = both_counts(
                     valgrind, site, server, f"{BENCH_SUFFIX}_against", args
                 )
             finally:
@@ -167,6 +175,129 @@ def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str
             empty_cache()
 
 
+def both_counts(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str, float]:
+    """Instructions per request of each phase in process, then in a gunicorn worker
+    (``served``), for the code in ``site``."""
+    counts = count(valgrind, site, server, suffix, args)
+    served = count_served(valgrind, site, server, suffix, args)
+    counts.update({f"served {phase}": value for phase, value in served.items()})
+    return counts
+
+
+def count_served(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str, float]:
+    """Instructions per request of each phase in the one gunicorn worker (one thread, otherwise
+    as the Procfile serves) that serves them over HTTP from this process, one request at a time:
+    what ``count`` counts, with gunicorn's reading, parsing, logging and writing of each request
+    and, for a fresh browser, its new connection. Each game's actions go out one after another
+    on its connection, as a player sends them."""
+    from api import (
+        Browser,
+        Server,
+        empty_cache,
+        migrate,
+        new_player_start,
+        next_action,
+        site_environment,
+    )
+    from gunicorn_phases import PHASE_QUERY
+
+    name = bench_database(server, f"{suffix}_served")
+    database = on_database(server, name)
+    recreate_database(server, name)
+    try:
+        env = site_environment(database)
+        env["PYTHONHASHSEED"] = "0"
+        migrate(env, site)
+        rng = random.Random(15)
+        with tempfile.TemporaryDirectory() as out, tempfile.TemporaryFile() as log:
+            served = Server(
+                env,
+                1,
+                1,
+                log,
+                site=site,
+                wrapper=(
+                    valgrind,
+                    "--tool=callgrind",
+                    f"--dump-before={SERVED_MARKER}",
+                    f"--callgrind-out-file={out}/counts.%p",
+                ),
+                # No heartbeat deadline: under callgrind the worker starts in a minute or two.
+                options=(
+                    "--timeout",
+                    "0",
+                    "--config",
+                    str(Path(__file__).with_name("gunicorn_phases.py")),
+                ),
+            )
+            try:
+                served.wait_ready(seconds=900)
+                (worker,) = served.worker_pids()
+                marker = Browser(served.port)
+
+                def phase() -> None:
+                    status, data, _ = marker.request("GET", f"/healthz?{PHASE_QUERY}")
+                    assert status == 200, data
+
+                def play(game, count: int) -> int:
+                    done = 0
+                    path = f"/api/attempts/{game.state['id']}/actions"
+                    while done < count and game.state["state"] != "finished":
+                        status, data, _ = game.browser.request("POST", path, next_action(game))
+                        assert status == 200, data
+                        game.state = json.loads(data)
+                        done += 1
+                    return done
+
+                def fresh() -> object:
+                    game = new_player_start(served.port, rng)
+                    assert game is not None, "a fresh browser's start failed"
+                    return game
+
+                # Warm, as the in-process count does.
+                for game in [fresh() for _ in range(4)]:
+                    play(game, 10)
+                    game.browser.close()
+                health = Browser(served.port)
+                for _ in range(20):
+                    health.request("GET", "/healthz")
+                games = [fresh() for _ in range(args.requests // 10 + 1)]
+                phase()
+                for _ in range(args.requests):
+                    status, data, _ = health.request("GET", "/healthz")
+                    assert status == 200, data
+                phase()
+                left = args.requests
+                for game in games:
+                    left -= play(game, left)
+                if left:
+                    raise SystemExit("every game finished: more games are needed for the actions")
+                phase()
+                for _ in range(args.fresh):
+                    fresh().browser.close()
+                phase()
+            finally:
+                served.stop()
+            # The worker's dumps: the warm-up, then each phase (each with the marker's request
+            # half served: a healthz in some hundreds of requests).
+            dumps = sorted(Path(out).glob(f"counts.{worker}.*"), key=lambda p: int(p.suffix[1:]))
+            if len(dumps) != len(PHASES) + 1:
+                raise SystemExit(
+                    f"expected {len(PHASES) + 1} dumps of the worker's counts, got {len(dumps)}:"
+                    f"\n{served.errors()}"
+                )
+            per = {"healthz": args.requests, "action": args.requests, "fresh": args.fresh}
+            return {
+                phase: _total(dump) / per[phase]
+                for phase, dump in zip(PHASES, dumps[1:], strict=True)
+            }
+    finally:
+        try:
+            recreate_database(server, name, drop_only=True)
+        finally:
+            empty_cache()
+
+
 def _total(dump: Path) -> int:
     for line in dump.read_text().splitlines():
         if line.startswith("totals:"):
@@ -181,18 +312,22 @@ def report(counts: dict[str, dict[str, float]]) -> None:
         "action": "a game action",
         "fresh": "a fresh browser (GET today, start)",
     }
-    header = f"{'millions of instructions':<40}" + "".join(f"{n[:14]:>15}" for n in names)
+    header = f"{'millions of instructions':<44}" + "".join(f"{n[:14]:>15}" for n in names)
     if len(names) == 2:
         header += f"{'ratio':>8}"
     print(header)
-    for phase in PHASES:
-        values = [counts[n][phase] for n in names]
-        line = f"{labels[phase]:<40}" + "".join(f"{v / 1e6:>15.3f}" for v in values)
+    rows = [(labels[phase], phase) for phase in PHASES]
+    rows += [(f"served: {labels[phase]}", f"served {phase}") for phase in PHASES]
+    for label, key in rows:
+        values = [counts[n][key] for n in names]
+        line = f"{label:<44}" + "".join(f"{v / 1e6:>15.3f}" for v in values)
         if len(values) == 2:
             line += f"{values[0] / values[1]:>8.3f}"
         print(line)
-    ratios = [counts[n]["action"] / counts[n]["healthz"] for n in names]
-    print(f"{'an action over a healthz':<40}" + "".join(f"{r:>15.2f}" for r in ratios))
+    for prefix in ("", "served "):
+        ratios = [counts[n][f"{prefix}action"] / counts[n][f"{prefix}healthz"] for n in names]
+        label = f"{prefix}an action over a healthz"
+        print(f"{label:<44}" + "".join(f"{r:>15.2f}" for r in ratios))
     print(
         "(the same code, counted twice in one run, agrees within about half a percent; a ratio "
         "below 1: this code runs fewer instructions than the other)"

@@ -32,7 +32,11 @@ EXPECTED = {
     "leaderboard.py": ["close of the 4,000-attempt day (s)", "longest lock wait of a read"],
     "api.py": ["server CPU per action", "midnight: 40 players start (s)"],
     "scale.py": ["a rank on the latest day, ms", "close of the latest day"],
-    "instructions.py": ["a game action", "an action over a healthz"],
+    "instructions.py": [
+        "a game action",
+        "served: a game action",
+        "served an action over a healthz",
+    ],
 }
 
 MET = {
