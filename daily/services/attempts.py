@@ -128,46 +128,18 @@ def attempt_start_as_new_guest(
         updated_at=now,
         deadline=puzzle.closes_at,
     )
-    qn = connection.ops.quote_name
-    player_fields = [
-        Player._meta.get_field(n) for n in ("id", "display_name", "browser_id", "created_at")
-    ]
-    varying = [Attempt._meta.get_field(n) for n in _VARYING]
     # The puzzle may be a process's copy, unproven (``daily_get_or_create``): nothing is stored
     # unless its row is the one the copy was made of.
     same_row, same_row_params = puzzle_row_condition("p", puzzle)
     # The session's row, naming the guest, stored only with it.
-    session_sql, session_params = "", []
-    if session_row is not None:
-        session_sql = (
-            f"browser AS (INSERT INTO {qn(session_row.table)} "
-            f"({', '.join(qn(c) for c in session_row.columns)}) "
-            f"SELECT {', '.join(['%s'] * len(session_row.values))} FROM guest), "
-        )
-        session_params = list(session_row.values)
+    session = None if session_row is None else (session_row.table, session_row.columns)
     with statement_cursor(connection) as cursor:
-        constants = _constants_sql()
-        sql = (
-            f"WITH guest AS (INSERT INTO {qn(Player._meta.db_table)} "
-            f"({', '.join(qn(f.column) for f in player_fields)}) SELECT %s, %s, %s, %s "
-            f"WHERE EXISTS (SELECT 1 FROM {qn(Puzzle._meta.db_table)} AS p WHERE {same_row}) "
-            # Any unique index: the browser's (it has a player), the name's (someone has it), the
-            # id's (a database whose sequence started again since the id was reserved).
-            f"ON CONFLICT DO NOTHING RETURNING {qn(Player._meta.pk.column)}), "
-            f"{session_sql}"
-            # A new player has no official attempt: nothing to conflict with.
-            f"made AS (INSERT INTO {qn(Attempt._meta.db_table)} "
-            f"({qn('player_id')}, {', '.join(qn(f.column) for f in varying)}, {constants[0]}) "
-            f"SELECT guest.{qn(Player._meta.pk.column)}, {', '.join(['%s'] * len(varying))}, "
-            f"{constants[1]} FROM guest RETURNING {qn(Attempt._meta.pk.column)}), "
-            f"{_COUNTED} SELECT guest.{qn(Player._meta.pk.column)}, "
-            f"made.{qn(Attempt._meta.pk.column)} FROM guest CROSS JOIN made"
-        )
+        sql, player_values, attempt_values = _guest_statement(same_row, session)
         params = [
-            *(f.get_db_prep_save(getattr(player, f.attname), connection) for f in player_fields),
+            *(value_of(player) for value_of in player_values),
             *same_row_params,
-            *session_params,
-            *(f.get_db_prep_save(f.pre_save(attempt, add=True), connection) for f in varying),
+            *(() if session_row is None else session_row.values),
+            *(value_of(attempt) for value_of in attempt_values),
             puzzle.pk,
         ]
         try:
@@ -201,6 +173,60 @@ def _key_taken(error: IntegrityError, constraint: str) -> bool:
 # A new guest's official attempt: the fields that differ from one start to the next; every other
 # field holds its default, the same in every start.
 _VARYING = ("puzzle", "started_at", "updated_at", "deadline")
+# The guest's fields its statement writes.
+_GUEST_FIELDS = ("id", "display_name", "browser_id", "created_at")
+
+
+@lru_cache(maxsize=8)
+def _guest_statement(same_row: str, session: tuple[str, tuple[str, ...]] | None) -> tuple:
+    """``attempt_start_as_new_guest``'s statement for the puzzle's condition ``same_row`` (a
+    day's or a challenge's) and the session's table and columns, or none, and the functions that
+    give the guest's and the attempt's values as Django would save them, in order: written once
+    per process and shape (a handful) rather than in every start of the midnight rush (issue
+    15). Postgres only, inside a cursor's block (``_constants_sql``)."""
+    qn = connection.ops.quote_name
+    guest_fields = [Player._meta.get_field(name) for name in _GUEST_FIELDS]
+    varying = [Attempt._meta.get_field(name) for name in _VARYING]
+    session_sql = ""
+    if session is not None:
+        table, columns = session
+        session_sql = (
+            f"browser AS (INSERT INTO {qn(table)} ({', '.join(qn(c) for c in columns)}) "
+            f"SELECT {', '.join(['%s'] * len(columns))} FROM guest), "
+        )
+    constants = _constants_sql()
+    pk = qn(Player._meta.pk.column)
+    sql = (
+        f"WITH guest AS (INSERT INTO {qn(Player._meta.db_table)} "
+        f"({', '.join(qn(f.column) for f in guest_fields)}) "
+        f"SELECT {', '.join(['%s'] * len(guest_fields))} "
+        f"WHERE EXISTS (SELECT 1 FROM {qn(Puzzle._meta.db_table)} AS p WHERE {same_row}) "
+        # Any unique index: the browser's (it has a player), the name's (someone has it), the
+        # id's (a database whose sequence started again since the id was reserved).
+        f"ON CONFLICT DO NOTHING RETURNING {pk}), "
+        f"{session_sql}"
+        # A new player has no official attempt: nothing to conflict with.
+        f"made AS (INSERT INTO {qn(Attempt._meta.db_table)} "
+        f"({qn('player_id')}, {', '.join(qn(f.column) for f in varying)}, {constants[0]}) "
+        f"SELECT guest.{pk}, {', '.join(['%s'] * len(varying))}, "
+        f"{constants[1]} FROM guest RETURNING {qn(Attempt._meta.pk.column)}), "
+        f"{_COUNTED} SELECT guest.{pk}, made.{qn(Attempt._meta.pk.column)} "
+        "FROM guest CROSS JOIN made"
+    )
+
+    def stored(field):
+        # The guest's value as it stands.
+        prepare = _prepare_plainly(field, connection.vendor)
+        return lambda player: prepare(getattr(player, field.attname))
+
+    def pre_saved(field):
+        # The attempt's value as Django would save it (``pre_save``: an auto_now field's now).
+        prepare = _prepare_plainly(field, connection.vendor)
+        return lambda attempt: prepare(field.pre_save(attempt, add=True))
+
+    return sql, tuple(map(stored, guest_fields)), tuple(map(pre_saved, varying))
+
+
 _constants: tuple[str, str] | None = None
 
 
