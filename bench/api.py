@@ -30,6 +30,7 @@ others.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import datetime
 import errno
 import functools
@@ -159,6 +160,12 @@ def migrate(env: dict[str, str], site: Path = ROOT) -> None:
     )
 
 
+def _terminated_with_parent() -> None:
+    # PR_SET_PDEATHSIG (1): the signal this process gets when its parent thread ends; it stays
+    # across exec.
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+
+
 class Server:
     """gunicorn serving the site as the Procfile does, stopped by ``stop`` whatever happened."""
 
@@ -172,9 +179,13 @@ class Server:
         site: Path = ROOT,
         wrapper: tuple[str, ...] = (),
         options: tuple[str, ...] = (),
+        stop_with_parent: bool = False,
     ) -> None:
         """``wrapper`` runs gunicorn under another program (bench/instructions.py's callgrind),
-        ``options`` are more of gunicorn's, and ``site`` is the code served."""
+        ``options`` are more of gunicorn's, and ``site`` is the code served. With
+        ``stop_with_parent``, gunicorn is sent a TERM when the thread that started it ends,
+        however this process ends (Linux's parent-death signal; start it before any other
+        thread, as the hook runs between fork and exec)."""
         self.port = free_port()
         self.workers = workers
         self.log = log
@@ -209,6 +220,7 @@ class Server:
             stderr=self.log,
             # Its own process group, so that stopping it reaches its workers too.
             start_new_session=True,
+            preexec_fn=_terminated_with_parent if stop_with_parent else None,
         )
 
     def wait_ready(self, seconds: float = 30.0) -> None:

@@ -10,5 +10,7 @@ PHASE_QUERY = "bench-phase"
 
 
 def pre_request(worker, req):
+    # gunicorn's own hook, which this one stands in for, logs each request at debug level.
+    worker.log.debug("%s %s", req.method, req.path)
     if req.query == PHASE_QUERY:
         os.getloadavg()

@@ -36,9 +36,11 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -69,6 +71,9 @@ def main() -> None:
     if args.child:
         child(Path(args.child[0]), args.child[1], args.requests, args.fresh)
         return
+    # A TERM (a test's timeout, a CI's cancel) runs the finally blocks that stop the servers and
+    # drop the databases, as an interrupt does.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         print("bench/instructions.py: not run, valgrind is missing (apt-get install valgrind)")
@@ -107,7 +112,7 @@ def main() -> None:
             )
             try:
                 counts[args.against] = both_counts(
-                    valgrind, site, server, f"{BENCH_SUFFIX}_against", args
+                    valgrind, site, server, f"{BENCH_SUFFIX}_against", args, other=True
                 )
             finally:
                 subprocess.run(
@@ -175,11 +180,21 @@ def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str
             empty_cache()
 
 
-def both_counts(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str, float]:
+def both_counts(
+    valgrind: str, site: Path, server: str, suffix: str, args, *, other: bool = False
+) -> dict[str, float]:
     """Instructions per request of each phase in process, then in a gunicorn worker
-    (``served``), for the code in ``site``."""
+    (``served``), for the code in ``site``. An ``other`` revision that cannot be served as this
+    bench serves it (one older than the Procfile's logger class) keeps its in-process counts,
+    its served ones unknown (NaN)."""
     counts = count(valgrind, site, server, suffix, args)
-    served = count_served(valgrind, site, server, suffix, args)
+    try:
+        served = count_served(valgrind, site, server, suffix, args)
+    except SystemExit as failure:
+        if not other:
+            raise
+        print(f"{args.against} could not be counted served: {failure}", file=sys.stderr)
+        served = dict.fromkeys(PHASES, math.nan)
     counts.update({f"served {phase}": value for phase, value in served.items()})
     return counts
 
@@ -222,32 +237,40 @@ def count_served(valgrind: str, site: Path, server: str, suffix: str, args) -> d
                     f"--dump-before={SERVED_MARKER}",
                     f"--callgrind-out-file={out}/counts.%p",
                 ),
-                # No heartbeat deadline: under callgrind the worker starts in a minute or two.
                 options=(
+                    # No heartbeat deadline: under callgrind the worker starts in a minute or two.
                     "--timeout",
                     "0",
+                    # At callgrind's pace a game's next action comes seconds after its last (the
+                    # other games' go between), past gunicorn's 2 s: every action would open a
+                    # new connection, which only a fresh browser's count should hold.
+                    "--keep-alive",
+                    "3600",
                     "--config",
                     str(Path(__file__).with_name("gunicorn_phases.py")),
                 ),
+                # Stopped with this process, however it ends: nothing else would stop a server
+                # run without a deadline.
+                stop_with_parent=True,
             )
             try:
-                served.wait_ready(seconds=900)
-                (worker,) = served.worker_pids()
+                # Under the benches' smoke test's 600 s.
+                served.wait_ready(seconds=480)
+                workers = served.worker_pids()
+                if len(workers) != 1:
+                    raise SystemExit(f"expected one gunicorn worker, found {len(workers)}")
+                (worker,) = workers
                 marker = Browser(served.port)
 
                 def phase() -> None:
                     status, data, _ = marker.request("GET", f"/healthz?{PHASE_QUERY}")
                     assert status == 200, data
 
-                def play(game, count: int) -> int:
-                    done = 0
+                def act(game) -> None:
                     path = f"/api/attempts/{game.state['id']}/actions"
-                    while done < count and game.state["state"] != "finished":
-                        status, data, _ = game.browser.request("POST", path, next_action(game))
-                        assert status == 200, data
-                        game.state = json.loads(data)
-                        done += 1
-                    return done
+                    status, data, _ = game.browser.request("POST", path, next_action(game))
+                    assert status == 200, data
+                    game.state = json.loads(data)
 
                 def fresh() -> object:
                     game = new_player_start(served.port, rng)
@@ -255,9 +278,8 @@ def count_served(valgrind: str, site: Path, server: str, suffix: str, args) -> d
                     return game
 
                 # Warm, as the in-process count does.
-                for game in [fresh() for _ in range(4)]:
-                    play(game, 10)
-                    game.browser.close()
+                warm = [fresh() for _ in range(4)]
+                interleaved(warm, 40, act)
                 health = Browser(served.port)
                 for _ in range(20):
                     health.request("GET", "/healthz")
@@ -267,11 +289,7 @@ def count_served(valgrind: str, site: Path, server: str, suffix: str, args) -> d
                     status, data, _ = health.request("GET", "/healthz")
                     assert status == 200, data
                 phase()
-                left = args.requests
-                for game in games:
-                    left -= play(game, left)
-                if left:
-                    raise SystemExit("every game finished: more games are needed for the actions")
+                interleaved(games, args.requests, act)
                 phase()
                 for _ in range(args.fresh):
                     fresh().browser.close()
@@ -283,8 +301,9 @@ def count_served(valgrind: str, site: Path, server: str, suffix: str, args) -> d
             dumps = sorted(Path(out).glob(f"counts.{worker}.*"), key=lambda p: int(p.suffix[1:]))
             if len(dumps) != len(PHASES) + 1:
                 raise SystemExit(
-                    f"expected {len(PHASES) + 1} dumps of the worker's counts, got {len(dumps)}:"
-                    f"\n{served.errors()}"
+                    f"expected {len(PHASES) + 1} dumps of the worker's counts, got {len(dumps)}: "
+                    f"something else in the worker called {SERVED_MARKER} (more), or a phase's "
+                    f"marker request never reached it (fewer)\n{served.errors()}"
                 )
             per = {"healthz": args.requests, "action": args.requests, "fresh": args.fresh}
             return {
@@ -320,7 +339,9 @@ def report(counts: dict[str, dict[str, float]]) -> None:
     rows += [(f"served: {labels[phase]}", f"served {phase}") for phase in PHASES]
     for label, key in rows:
         values = [counts[n][key] for n in names]
-        line = f"{label:<44}" + "".join(f"{v / 1e6:>15.3f}" for v in values)
+        line = f"{label:<44}" + "".join(
+            f"{'n/a':>15}" if math.isnan(v) else f"{v / 1e6:>15.3f}" for v in values
+        )
         if len(values) == 2:
             line += f"{values[0] / values[1]:>8.3f}"
         print(line)
@@ -332,6 +353,20 @@ def report(counts: dict[str, dict[str, float]]) -> None:
         "(the same code, counted twice in one run, agrees within about half a percent; a ratio "
         "below 1: this code runs fewer instructions than the other)"
     )
+
+
+def interleaved(games: list, count: int, act) -> None:
+    """``count`` actions (``act(game)``) over ``games``, one for each game still playing in
+    turn, as a busy process sees them: few of the counted actions end a game (a game lasts ten
+    actions at least), the same share whether counted in process or served."""
+    done = 0
+    while done < count:
+        live = [game for game in games if game.state["state"] != "finished"]
+        if not live:
+            raise SystemExit("every game finished: more games are needed for the actions")
+        for game in live[: count - done]:
+            act(game)
+            done += 1
 
 
 # The counted process: the site's WSGI application called directly.
@@ -408,18 +443,14 @@ def child(site: Path, database: str, requests: int, fresh: int) -> None:
         assert status == 201, data
         return Game(browser, json.loads(data), rng.choice((300, 400, 500, 600, 800, 1000)))
 
+    def act_once(game: Game) -> None:
+        path = f"/api/attempts/{game.state['id']}/actions"
+        status, data = game.browser.request("POST", path, next_action(game))
+        assert status == 200, data
+        game.state = json.loads(data)
+
     def act(games: list[Game], count: int) -> None:
-        done = 0
-        while done < count:
-            live = [game for game in games if game.state["state"] != "finished"]
-            if not live:
-                raise SystemExit("every game finished: more games are needed for the actions")
-            for game in live[: count - done]:
-                path = f"/api/attempts/{game.state['id']}/actions"
-                status, data = game.browser.request("POST", path, next_action(game))
-                assert status == 200, data
-                game.state = json.loads(data)
-                done += 1
+        interleaved(games, count, act_once)
 
     def healthz(count: int) -> None:
         browser = Browser(application)

@@ -1,19 +1,24 @@
-"""The game's update prepares its values as Django does, without Django's chain of calls for
-the plain ones (daily/services/attempts.py, ``_prepare_plainly``; issue 15)."""
+"""The game's update and a fresh browser's start prepare their values as Django does, without
+Django's chain of calls for the plain ones (daily/services/attempts.py, ``_prepare_plainly``;
+issue 15)."""
 
 from __future__ import annotations
 
 import datetime
 import itertools
+import uuid
 import warnings
 import zoneinfo
 from unittest import mock
 
 import pytest
+import time_machine
 from django.db import connection, models
 
-from daily.models import Attempt
-from daily.services.attempts import _prepare_plainly
+from daily.models import Attempt, Player
+from daily.services.attempts import _GUEST_FIELDS, _VARYING, _guest_statement, _prepare_plainly
+from daily.services.puzzles import daily_get_or_create, puzzle_row_condition
+from tests.moments import NOON
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +37,14 @@ WRITTEN = (
     "foresight_p",
     "score_position",
 )
+# Every field a fresh browser's statement writes: its guest's, and its attempt's that vary.
+FIELDS = (
+    [(Attempt, name) for name in WRITTEN]
+    + [(Player, name) for name in _GUEST_FIELDS]
+    + [(Attempt, name) for name in _VARYING]
+)
 UTC_NOON = datetime.datetime(2026, 12, 3, 12, tzinfo=datetime.UTC)
+BROWSER = uuid.UUID("6f1c1b2e-8a4d-4f53-9a57-3c2f8e0d9b11")
 VALUES = (
     None,
     0,
@@ -49,6 +61,8 @@ VALUES = (
     datetime.timedelta(seconds=42),
     {"p": 0.5},
     [1, 2],
+    BROWSER,
+    str(BROWSER),
 )
 
 
@@ -64,9 +78,12 @@ def _comparable(prepared):
     return (type(prepared), getattr(prepared, "obj", prepared))
 
 
-@pytest.mark.parametrize(("name", "value"), list(itertools.product(WRITTEN, VALUES)))
-def test_each_value_is_prepared_as_django_prepares_it(name, value):
-    field = Attempt._meta.get_field(name)
+@pytest.mark.parametrize(
+    ("model", "name", "value"),
+    [(model, name, value) for (model, name), value in itertools.product(FIELDS, VALUES)],
+)
+def test_each_value_is_prepared_as_django_prepares_it(model, name, value):
+    field = model._meta.get_field(name)
     prepare = _prepare_plainly(field, connection.vendor)
     try:
         expected = _django(field, value)
@@ -143,3 +160,37 @@ def test_a_field_class_of_its_own_prepares_its_values_itself():
     field.set_attributes_from_name("doubled")
 
     assert _prepare_plainly(field, connection.vendor)(21) == 42
+
+
+@time_machine.travel(NOON, tick=False)
+@pytest.mark.parametrize(
+    "session", [None, ("django_session", ("session_key", "session_data", "expire_date"))]
+)
+def test_a_fresh_browsers_values_are_those_django_would_save(session):
+    puzzle = daily_get_or_create(day=NOON.date(), now=NOON)
+    player = Player(pk=41, display_name="Brave Badger 42", browser_id=BROWSER, created_at=NOON)
+    attempt = Attempt(
+        player=player,
+        puzzle=puzzle,
+        official=True,
+        actions=[],
+        started_at=NOON,
+        updated_at=NOON,
+        deadline=puzzle.closes_at,
+    )
+    same_row, _ = puzzle_row_condition("p", puzzle)
+    with connection.cursor():
+        _, guest_values, attempt_values = _guest_statement(same_row, session)
+
+    # As the statement's values were given before: each through Django, the attempt's after
+    # its pre_save.
+    guest_fields = [Player._meta.get_field(name) for name in _GUEST_FIELDS]
+    attempt_fields = [Attempt._meta.get_field(name) for name in _VARYING]
+    assert [_comparable(value_of(player)) for value_of in guest_values] == [
+        _comparable(f.get_db_prep_save(getattr(player, f.attname), connection))
+        for f in guest_fields
+    ]
+    assert [_comparable(value_of(attempt)) for value_of in attempt_values] == [
+        _comparable(f.get_db_prep_save(f.pre_save(attempt, add=True), connection))
+        for f in attempt_fields
+    ]
