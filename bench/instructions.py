@@ -34,6 +34,7 @@ last); it needs valgrind (Debian's package ``valgrind``) and says so when it is 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
@@ -124,60 +125,40 @@ def main() -> None:
 
 def count(valgrind: str, site: Path, server: str, suffix: str, args) -> dict[str, float]:
     """Instructions per request of each phase, for the code in ``site``."""
-    # bench/api.py's production environment, imported here only: its module reads nothing else.
-    from api import empty_cache, migrate, site_environment
-
-    name = bench_database(server, suffix)
-    database = on_database(server, name)
-    recreate_database(server, name)
-    try:
-        env = site_environment(database)
-        # The same hash seed in every run: a set's order, hence the work, is then the same.
-        env["PYTHONHASHSEED"] = "0"
-        migrate(env, site)
-        with tempfile.TemporaryDirectory() as out:
-            result = subprocess.run(
-                [
-                    valgrind,
-                    "--tool=callgrind",
-                    f"--dump-before={MARKER}",
-                    f"--callgrind-out-file={out}/counts",
-                    sys.executable,
-                    __file__,
-                    "--child",
-                    str(site),
-                    database,
-                    "--requests",
-                    str(args.requests),
-                    "--fresh",
-                    str(args.fresh),
-                ],
-                cwd=site,
-                env=env,
-                capture_output=True,
-                text=True,
-            )
-            if result.returncode != 0:
-                raise SystemExit(f"the counted process failed:\n{result.stderr[-4000:]}")
-            # One numbered dump at each marker: the warm-up, then each phase (the end's is
-            # written as "counts", unnumbered).
-            dumps = sorted(Path(out).glob("counts.*"), key=lambda p: int(p.suffix[1:]))
-            if len(dumps) != len(PHASES) + 1:
-                raise SystemExit(
-                    f"expected {len(PHASES) + 1} dumps of the counts, got {len(dumps)}: "
-                    f"something else in the process called {MARKER} (more), or valgrind did "
-                    f"not follow the interpreter (fewer: a wrapper script as {sys.executable}?)"
-                )
-            per = {"healthz": args.requests, "action": args.requests, "fresh": args.fresh}
-            return {
-                phase: _total(dump) / per[phase]
-                for phase, dump in zip(PHASES, dumps[1:], strict=True)
-            }
-    finally:
-        try:
-            recreate_database(server, name, drop_only=True)
-        finally:
-            empty_cache()
+    with (
+        counted_site(server, suffix, site) as (database, env),
+        tempfile.TemporaryDirectory() as out,
+    ):
+        result = subprocess.run(
+            [
+                valgrind,
+                "--tool=callgrind",
+                f"--dump-before={MARKER}",
+                f"--callgrind-out-file={out}/counts",
+                sys.executable,
+                __file__,
+                "--child",
+                str(site),
+                database,
+                "--requests",
+                str(args.requests),
+                "--fresh",
+                str(args.fresh),
+            ],
+            cwd=site,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode != 0:
+            raise SystemExit(f"the counted process failed:\n{result.stderr[-4000:]}")
+        # One numbered dump at each marker (the end's is written as "counts", unnumbered).
+        return per_request(
+            Path(out).glob("counts.*"),
+            args,
+            f"something else in the process called {MARKER} (more), or valgrind did not "
+            f"follow the interpreter (fewer: a wrapper script as {sys.executable}?)",
+        )
 
 
 def both_counts(
@@ -205,24 +186,10 @@ def count_served(valgrind: str, site: Path, server: str, suffix: str, args) -> d
     what ``count`` counts, with gunicorn's reading, parsing, logging and writing of each request
     and, for a fresh browser, its new connection. Each game's actions go out one after another
     on its connection, as a player sends them."""
-    from api import (
-        Browser,
-        Server,
-        empty_cache,
-        migrate,
-        new_player_start,
-        next_action,
-        site_environment,
-    )
+    from api import Browser, Server, new_player_start, next_action
     from gunicorn_phases import PHASE_QUERY
 
-    name = bench_database(server, f"{suffix}_served")
-    database = on_database(server, name)
-    recreate_database(server, name)
-    try:
-        env = site_environment(database)
-        env["PYTHONHASHSEED"] = "0"
-        migrate(env, site)
+    with counted_site(server, f"{suffix}_served", site) as (_, env):
         rng = random.Random(15)
         with tempfile.TemporaryDirectory() as out, tempfile.TemporaryFile() as log:
             served = Server(
@@ -296,20 +263,32 @@ def count_served(valgrind: str, site: Path, server: str, suffix: str, args) -> d
                 phase()
             finally:
                 served.stop()
-            # The worker's dumps: the warm-up, then each phase (each with the marker's request
-            # half served: a healthz in some hundreds of requests).
-            dumps = sorted(Path(out).glob(f"counts.{worker}.*"), key=lambda p: int(p.suffix[1:]))
-            if len(dumps) != len(PHASES) + 1:
-                raise SystemExit(
-                    f"expected {len(PHASES) + 1} dumps of the worker's counts, got {len(dumps)}: "
-                    f"something else in the worker called {SERVED_MARKER} (more), or a phase's "
-                    f"marker request never reached it (fewer)\n{served.errors()}"
-                )
-            per = {"healthz": args.requests, "action": args.requests, "fresh": args.fresh}
-            return {
-                phase: _total(dump) / per[phase]
-                for phase, dump in zip(PHASES, dumps[1:], strict=True)
-            }
+            # The worker's dumps (each phase's with its marker's request half served: a healthz
+            # in some hundreds of requests).
+            return per_request(
+                Path(out).glob(f"counts.{worker}.*"),
+                args,
+                f"something else in the worker called {SERVED_MARKER} (more), or a phase's "
+                f"marker request never reached it (fewer)\n{served.errors()}",
+            )
+
+
+@contextlib.contextmanager
+def counted_site(server: str, suffix: str, site: Path):
+    """A database of its own for the code in ``site``, migrated, and the site's environment on
+    it; dropped, and the benchmarks' cache emptied, at the end."""
+    # bench/api.py's production environment, imported here only: its module reads nothing else.
+    from api import empty_cache, migrate, site_environment
+
+    name = bench_database(server, suffix)
+    database = on_database(server, name)
+    recreate_database(server, name)
+    try:
+        env = site_environment(database)
+        # The same hash seed in every run: a set's order, hence the work, is then the same.
+        env["PYTHONHASHSEED"] = "0"
+        migrate(env, site)
+        yield database, env
     finally:
         try:
             recreate_database(server, name, drop_only=True)
@@ -317,11 +296,28 @@ def count_served(valgrind: str, site: Path, server: str, suffix: str, args) -> d
             empty_cache()
 
 
+def per_request(dumps, args, otherwise: str) -> dict[str, float]:
+    """Instructions per request of each phase from callgrind's numbered dumps at the markers:
+    the warm-up's, then each phase's; ``otherwise`` says what a wrong number of them means."""
+    dumps = sorted(dumps, key=lambda p: int(p.suffix[1:]))
+    if len(dumps) != len(PHASES) + 1:
+        raise SystemExit(
+            f"expected {len(PHASES) + 1} dumps of the counts, got {len(dumps)}: {otherwise}"
+        )
+    per = {"healthz": args.requests, "action": args.requests, "fresh": args.fresh}
+    return {phase: _total(dump) / per[phase] for phase, dump in zip(PHASES, dumps[1:], strict=True)}
+
+
 def _total(dump: Path) -> int:
     for line in dump.read_text().splitlines():
         if line.startswith("totals:"):
             return int(line.split()[1])
     raise SystemExit(f"no totals in {dump}")
+
+
+def _shown(value: float, width: int, digits: int) -> str:
+    # An older revision's served counts are unknown (NaN).
+    return f"{'n/a':>{width}}" if math.isnan(value) else f"{value:>{width}.{digits}f}"
 
 
 def report(counts: dict[str, dict[str, float]]) -> None:
@@ -339,16 +335,14 @@ def report(counts: dict[str, dict[str, float]]) -> None:
     rows += [(f"served: {labels[phase]}", f"served {phase}") for phase in PHASES]
     for label, key in rows:
         values = [counts[n][key] for n in names]
-        line = f"{label:<44}" + "".join(
-            f"{'n/a':>15}" if math.isnan(v) else f"{v / 1e6:>15.3f}" for v in values
-        )
+        line = f"{label:<44}" + "".join(_shown(v / 1e6, 15, 3) for v in values)
         if len(values) == 2:
-            line += f"{values[0] / values[1]:>8.3f}"
+            line += _shown(values[0] / values[1], 8, 3)
         print(line)
     for prefix in ("", "served "):
         ratios = [counts[n][f"{prefix}action"] / counts[n][f"{prefix}healthz"] for n in names]
         label = f"{prefix}an action over a healthz"
-        print(f"{label:<44}" + "".join(f"{r:>15.2f}" for r in ratios))
+        print(f"{label:<44}" + "".join(_shown(r, 15, 2) for r in ratios))
     print(
         "(the same code, counted twice in one run, agrees within about half a percent; a ratio "
         "below 1: this code runs fewer instructions than the other)"
