@@ -173,7 +173,7 @@ def _key_taken(error: IntegrityError, constraint: str) -> bool:
 # A new guest's official attempt: the fields that differ from one start to the next; every other
 # field holds its default, the same in every start.
 _VARYING = ("puzzle", "started_at", "updated_at", "deadline")
-# The guest's fields its statement writes.
+# The guest's fields its statement writes, in the order of its placeholders and values.
 _GUEST_FIELDS = ("id", "display_name", "browser_id", "created_at")
 
 
@@ -215,7 +215,8 @@ def _guest_statement(same_row: str, session: tuple[str, tuple[str, ...]] | None)
     )
 
     def stored(field):
-        # The guest's value as it stands.
+        # The guest's value as given, without pre_save: the caller sets its creation, and no
+        # field of a player is set on saving (an auto_now one would need pre_save, as below).
         prepare = _prepare_plainly(field, connection.vendor)
         return lambda player: prepare(getattr(player, field.attname))
 
