@@ -9,7 +9,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection
 
 from daily.models import Player
-from farkle_site.db import ModelColumns
+from farkle_site.db import ModelColumns, statement_cursor
 
 _PLAYER = ModelColumns(Player, "p")
 
@@ -32,7 +32,7 @@ def _player_with_user(player_id: int) -> Player | None:
     it: most requests of a browser that has played read it (its session's player), and the
     queryset's compiling cost several times the statement (issue 15, as ``ModelColumns``)."""
     users = _users()
-    with connection.cursor() as cursor:
+    with statement_cursor(connection) as cursor:
         cursor.execute(_player_sql(connection.vendor), [player_id])
         row = cursor.fetchone()
     if row is None:
