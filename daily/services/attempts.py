@@ -118,15 +118,8 @@ def attempt_start_as_new_guest(
     attempt_start_allowed(puzzle=puzzle, now=now)
     if not new_guest_start_applies(puzzle=puzzle, now=now):
         return None
-    player = Player(pk=player_id, display_name=name, browser_id=browser_id, created_at=now)
-    attempt = Attempt(
-        player=player,
-        puzzle=puzzle,
-        official=True,
-        actions=[],
-        started_at=now,
-        updated_at=now,
-        deadline=puzzle.closes_at,
+    player, attempt = _new_guest_game(
+        player_id=player_id, name=name, browser_id=browser_id, puzzle=puzzle, now=now
     )
     # The puzzle may be a process's copy, unproven (``daily_get_or_create``): nothing is stored
     # unless its row is the one the copy was made of.
@@ -160,6 +153,23 @@ def attempt_start_as_new_guest(
         instance._state.db = connection.alias
     attempt.player = player
     return attempt
+
+
+def _new_guest_game(
+    *, player_id: int, name: str, browser_id: uuid.UUID | None, puzzle: Puzzle, now
+) -> tuple[Player, Attempt]:
+    """The guest and its official attempt that ``attempt_start_as_new_guest`` stores, unsaved."""
+    player = Player(pk=player_id, display_name=name, browser_id=browser_id, created_at=now)
+    attempt = Attempt(
+        player=player,
+        puzzle=puzzle,
+        official=True,
+        actions=[],
+        started_at=now,
+        updated_at=now,
+        deadline=puzzle.closes_at,
+    )
+    return player, attempt
 
 
 def _key_taken(error: IntegrityError, constraint: str) -> bool:

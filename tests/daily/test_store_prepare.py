@@ -16,7 +16,13 @@ import time_machine
 from django.db import connection, models
 
 from daily.models import Attempt, Player
-from daily.services.attempts import _GUEST_FIELDS, _VARYING, _guest_statement, _prepare_plainly
+from daily.services.attempts import (
+    _GUEST_FIELDS,
+    _VARYING,
+    _guest_statement,
+    _new_guest_game,
+    _prepare_plainly,
+)
 from daily.services.puzzles import daily_get_or_create, puzzle_row_condition
 from tests.moments import NOON
 
@@ -168,15 +174,8 @@ def test_a_field_class_of_its_own_prepares_its_values_itself():
 )
 def test_a_fresh_browsers_values_are_those_django_would_save(session):
     puzzle = daily_get_or_create(day=NOON.date(), now=NOON)
-    player = Player(pk=41, display_name="Brave Badger 42", browser_id=BROWSER, created_at=NOON)
-    attempt = Attempt(
-        player=player,
-        puzzle=puzzle,
-        official=True,
-        actions=[],
-        started_at=NOON,
-        updated_at=NOON,
-        deadline=puzzle.closes_at,
+    player, attempt = _new_guest_game(
+        player_id=41, name="Brave Badger 42", browser_id=BROWSER, puzzle=puzzle, now=NOON
     )
     same_row, _ = puzzle_row_condition("p", puzzle)
     with connection.cursor():
