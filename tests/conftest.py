@@ -50,6 +50,7 @@ def _fresh_cache():
     game_cache.clear()
     # Nor a process's copy of a daily: each test's database has its own rows.
     puzzles._known.clear()
+    puzzles._recent.clear()
     yield
     cache.clear()
 

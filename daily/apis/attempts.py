@@ -32,7 +32,8 @@ from farkle_site.drf import (
 
 
 def _daily_payload(request: HttpRequest | Request, day: datetime.date, now: datetime.datetime):
-    puzzle = daily_get_or_create(day=day, now=now)
+    # What the page shows: the count of players may be a second old (the midnight rush).
+    puzzle = daily_get_or_create(day=day, now=now, recent=True)
     player = session_player(request)
     attempts = player_attempts_on(player=player, puzzle=puzzle)
     return puzzle_data(puzzle, now, attempts)

@@ -7,7 +7,7 @@ import json
 import uuid
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -20,7 +20,7 @@ from daily import game_cache
 from daily.models import Attempt, Player, Puzzle, ScoreCount
 from daily.selectors.attempts import attempt_of_player
 from daily.services.foresight import foresight_fields
-from daily.services.puzzles import puzzle_row_condition
+from daily.services.puzzles import daily_player_counted, puzzle_row_condition
 from farkle_site.db import statement_cursor, violated
 from farkle_site.domain import Conflict, NotFound
 
@@ -73,6 +73,7 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
         return Attempt.objects.create(official=False, **fields)
     attempt = Attempt(official=True, **fields)
     if _official_insert(attempt):
+        transaction.on_commit(partial(daily_player_counted, puzzle))
         return attempt
     official = Attempt.objects.get(player=player, puzzle=puzzle, official=True)
     if official.state != Attempt.State.FINISHED:
@@ -152,6 +153,7 @@ def attempt_start_as_new_guest(
         instance._state.adding = False
         instance._state.db = connection.alias
     attempt.player = player
+    transaction.on_commit(partial(daily_player_counted, puzzle))
     return attempt
 
 

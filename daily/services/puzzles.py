@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime
 import functools
+import threading
+import time
 
 from django.conf import settings
 from django.core.cache import cache
@@ -43,7 +45,7 @@ def daily_create(*, day: datetime.date) -> bool:
 
 
 def daily_get_or_create(
-    *, day: datetime.date, now: datetime.datetime, counters: bool = True
+    *, day: datetime.date, now: datetime.datetime, counters: bool = True, recent: bool = False
 ) -> Puzzle:
     """The daily of ``day``, created on first use exactly as the rollover would; NotFound
     ``not_found`` for a day beyond the published horizon (whatever the client's clock says) or
@@ -59,6 +61,10 @@ def daily_get_or_create(
     id another puzzle's (a database restored in place). Only a statement that checks the row
     (``puzzle_row_condition``, as a fresh browser's start does) may rely on it; anything else
     first reads the daily again with its counters, which proves the copy.
+
+    With ``recent``, the counters of the day in play may be the ones this process read up to
+    ``RECENT_COUNTERS_SECONDS`` ago, with its own starts counted since: what a day's page shows
+    ("n played today"), not what anything decides on.
     """
     if day > published_until(now) or day < first_day():
         raise NotFound("not_found", f"There is no daily for {day.isoformat()}.")
@@ -69,10 +75,14 @@ def daily_get_or_create(
         # this process's copy is of the row that stands: no need to ask the shared cache. A
         # start's copy goes unproven: the start's statement proves it (see the docstring).
         puzzle = model_copy(known)
-        if not counters or _counters_read(puzzle):
+        if not counters:
+            return puzzle
+        if recent and now < puzzle.ends_at and _recent_counters_set(key, puzzle):
+            return puzzle
+        if _counters_read(puzzle, key):
             return puzzle
     puzzle = cache.get(key)
-    if puzzle is not None and (not counters or _counters_read(puzzle)):
+    if puzzle is not None and (not counters or _counters_read(puzzle, key)):
         _known[key] = model_copy(puzzle)
         return puzzle
     puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
@@ -81,6 +91,7 @@ def daily_get_or_create(
         puzzle = Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
     cache.set(key, puzzle, _CACHED_SECONDS)
     _known[key] = model_copy(puzzle)
+    _recent_keep(key, puzzle)
     return puzzle
 
 
@@ -121,8 +132,40 @@ def puzzle_row_condition(alias: str, puzzle: Puzzle) -> tuple[str, list]:
     return sql, [puzzle.pk, *day_params, puzzle.commitment]
 
 
-def _counters_read(puzzle: Puzzle) -> bool:
-    """Read the puzzle's counters into it; False when its row is gone (a stale cache entry)."""
+# The midnight rush reads today's daily 2,000 times in a few seconds, each time a statement of
+# its own for a count that changes as fast (docs/performance.md): a second behind is still news.
+RECENT_COUNTERS_SECONDS = 1.0
+# By cache key: when this process last read a daily's counters (its monotonic clock), and them.
+_recent: dict[str, tuple[float, tuple]] = {}
+_recent_lock = threading.Lock()
+
+
+def _recent_counters_set(key: str, puzzle: Puzzle) -> bool:
+    """Set on ``puzzle`` the counters this process read of it lately; False when it has none."""
+    entry = _recent.get(key)
+    if entry is None or time.monotonic() - entry[0] > RECENT_COUNTERS_SECONDS:
+        return False
+    for name, value in zip(_COUNTERS.attnames, entry[1], strict=True):
+        setattr(puzzle, name, value)
+    return True
+
+
+def daily_player_counted(puzzle: Puzzle) -> None:
+    """Count a player this process has just counted on ``puzzle`` in its recent counters too, so
+    that its own starts show at once; called once the count is committed."""
+    if puzzle.kind != Puzzle.Kind.DAILY:
+        return
+    key = _cache_key(puzzle.day)
+    with _recent_lock:
+        entry = _recent.get(key)
+        if entry is not None:
+            read_at, (players, *rest) = entry
+            _recent[key] = (read_at, (players + 1, *rest))
+
+
+def _counters_read(puzzle: Puzzle, key: str) -> bool:
+    """Read the puzzle's counters into it, and keep them as this process's recent ones under
+    ``key``; False when its row is gone (a stale cache entry)."""
     qn = connection.ops.quote_name
     same_row, params = puzzle_row_condition("p", puzzle)
     with statement_cursor(connection) as cursor:
@@ -133,7 +176,20 @@ def _counters_read(puzzle: Puzzle) -> bool:
         )
         row = cursor.fetchone()
     if row is None:
+        with _recent_lock:
+            _recent.pop(key, None)
         return False
     for name, value in zip(_COUNTERS.attnames, _COUNTERS.convert(connection, row), strict=True):
         setattr(puzzle, name, value)
+    _recent_keep(key, puzzle)
     return True
+
+
+def _recent_keep(key: str, puzzle: Puzzle) -> None:
+    """Keep the counters just read into ``puzzle`` as this process's recent ones."""
+    # Read inside a transaction, they may hold the caller's own changes, not yet committed.
+    if connection.in_atomic_block:
+        return
+    values = tuple(getattr(puzzle, name) for name in _COUNTERS.attnames)
+    with _recent_lock:
+        _recent[key] = (time.monotonic(), values)
