@@ -2,6 +2,7 @@
 
 import base64
 import datetime
+import logging
 import types
 from pathlib import Path
 
@@ -145,3 +146,91 @@ def test_the_procfile_serves_with_it():
     procfile = (Path(__file__).resolve().parents[2] / "Procfile").read_text()
     web = next(line for line in procfile.splitlines() if line.startswith("web:"))
     assert "--logger-class farkle_site.serving.Logger" in web
+
+
+def _logged(logger_class, request, environ, response, arrange) -> None:
+    """``logger_class``'s access line, its access log first arranged by ``arrange(log)``."""
+    logger = logger_class(_config())
+    logger.cfg.set("accesslog", "-")
+    logger.setup(logger.cfg)
+    log = logger.access_log
+    # Only gunicorn's own handler, whatever other tests' log capture left on its logger.
+    kept = log.handlers
+    log.handlers = [handler for handler in kept if getattr(handler, "_gunicorn", False)]
+    arrange(log)
+    try:
+        logger.access(response, request, environ, datetime.timedelta(microseconds=1234))
+    finally:
+        for handler in log.handlers:
+            handler.flush()
+        log.handlers = kept
+
+
+def _default_line_parts():
+    request, environ = _request(referer=None, agent="Mozilla/5.0", user=None)
+    response = types.SimpleNamespace(status=200, sent=2, headers=[])
+    return request, environ, response
+
+
+@time_machine.travel(NOON, tick=False)
+def test_the_line_to_standard_output_is_written_without_a_log_record(capsys, monkeypatch):
+    # The Procfile's access log: gunicorn's stream handler on standard output.
+    request, environ, response = _default_line_parts()
+    _logged(glogging.Logger, request, environ, response, lambda log: None)
+    theirs = capsys.readouterr().out
+
+    def no_record(log):
+        monkeypatch.setattr(log, "handle", lambda record: pytest.fail("a log record was made"))
+
+    _logged(Logger, request, environ, response, no_record)
+    assert capsys.readouterr().out == theirs
+    assert theirs.count("\n") == 1 and theirs.startswith("203.0.113.9 - ")
+
+
+def _formatted(log):
+    for handler in log.handlers:
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s %(message)s"))
+
+
+def _filtered(log):
+    for handler in log.handlers:
+        handler.addFilter(lambda record: False)
+
+
+def _propagated(log):
+    log.propagate = True
+
+
+@pytest.mark.parametrize("arrange", [_formatted, _filtered, _propagated])
+@time_machine.travel(NOON, tick=False)
+def test_a_log_configuration_that_adds_anything_gets_loggings_way(arrange, capsys):
+    # Another format, a filter, the record passed on to the root's handlers: as gunicorn logs.
+    request, environ, response = _default_line_parts()
+    root = logging.getLogger()
+    seen: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())
+    root.addHandler(handler)
+    try:
+        outputs = []
+        for logger_class in (glogging.Logger, Logger):
+            _logged(logger_class, request, environ, response, arrange)
+            outputs.append((capsys.readouterr().out, list(seen)))
+            seen.clear()
+    finally:
+        root.removeHandler(handler)
+        logging.getLogger("gunicorn.access").propagate = False
+    assert outputs[0] == outputs[1]
+    if arrange is _formatted:
+        assert outputs[0][0].startswith("INFO gunicorn.access 203.0.113.9 - ")
+    if arrange is _filtered:
+        assert outputs[0][0] == ""
+    if arrange is _propagated:
+        assert len(outputs[0][1]) == 1 and outputs[0][1][0].startswith("203.0.113.9 - ")
+
+
+def test_the_time_is_gunicorns_each_second():
+    ours, theirs = Logger(_config()), glogging.Logger(_config())
+    for moment in (NOON, NOON + datetime.timedelta(seconds=1), NOON + datetime.timedelta(days=40)):
+        with time_machine.travel(moment, tick=False):
+            assert ours.now() == theirs.now()
