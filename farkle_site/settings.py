@@ -265,6 +265,10 @@ FARKLE_CHECK_GAME_CACHE = False
 # The first day with a daily: earlier dates are not puzzles (404), like future ones.
 FARKLE_FIRST_DAY = env_date("FARKLE_FIRST_DAY", default="2026-11-01")
 
+# How old the count of players a day in play shows may be, per process, in milliseconds: the
+# midnight rush reads it with every fresh browser (daily/services/puzzles.py). 0: read each time.
+FARKLE_RECENT_COUNTERS_MS = env_int("FARKLE_RECENT_COUNTERS_MS", default=1000)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Farkle Daily API",
     "DESCRIPTION": "Daily Farkle and friend challenges: ten turns on dice everyone shares.",

@@ -63,7 +63,7 @@ def daily_get_or_create(
     first reads the daily again with its counters, which proves the copy.
 
     With ``recent``, the counters of the day in play may be the ones this process read up to
-    ``RECENT_COUNTERS_SECONDS`` ago, with its own starts counted since: what a day's page shows
+    ``FARKLE_RECENT_COUNTERS_MS`` ago, with its own starts counted since: what a day's page shows
     ("n played today"), not what anything decides on.
     """
     if day > published_until(now) or day < first_day():
@@ -133,9 +133,9 @@ def puzzle_row_condition(alias: str, puzzle: Puzzle) -> tuple[str, list]:
 
 
 # The midnight rush reads today's daily 2,000 times in a few seconds, each time a statement of
-# its own for a count that changes as fast (docs/performance.md): a second behind is still news.
-RECENT_COUNTERS_SECONDS = 1.0
-# By cache key: when this process last read a daily's counters (its monotonic clock), and them.
+# its own for a count that changes as fast (docs/performance.md): a second behind is still news
+# (settings.FARKLE_RECENT_COUNTERS_MS). By cache key: when this process last read a daily's
+# counters (its monotonic clock), and them.
 _recent: dict[str, tuple[float, tuple]] = {}
 _recent_lock = threading.Lock()
 
@@ -143,7 +143,7 @@ _recent_lock = threading.Lock()
 def _recent_counters_set(key: str, puzzle: Puzzle) -> bool:
     """Set on ``puzzle`` the counters this process read of it lately; False when it has none."""
     entry = _recent.get(key)
-    if entry is None or time.monotonic() - entry[0] > RECENT_COUNTERS_SECONDS:
+    if entry is None or (time.monotonic() - entry[0]) * 1000 >= settings.FARKLE_RECENT_COUNTERS_MS:
         return False
     for name, value in zip(_COUNTERS.attnames, entry[1], strict=True):
         setattr(puzzle, name, value)

@@ -11,7 +11,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from daily.models import Player, Puzzle
-from daily.services import puzzles
 from daily.services.attempts import attempt_start
 from tests.moments import NOON
 
@@ -38,8 +37,8 @@ def _another_process_counts(players: int) -> None:
 
 
 @time_machine.travel(NOON, tick=False)
-def test_within_its_window_todays_count_is_not_read_again(monkeypatch):
-    monkeypatch.setattr(puzzles, "RECENT_COUNTERS_SECONDS", 3600.0)
+def test_within_its_window_todays_count_is_not_read_again(settings):
+    settings.FARKLE_RECENT_COUNTERS_MS = 3_600_000
     assert _players() == 0
     _another_process_counts(5)
     with CaptureQueriesContext(connection) as queries:
@@ -49,18 +48,18 @@ def test_within_its_window_todays_count_is_not_read_again(monkeypatch):
 
 
 @time_machine.travel(NOON, tick=False)
-def test_past_its_window_todays_count_is_read_again(monkeypatch):
+def test_past_its_window_todays_count_is_read_again(settings):
     assert _players() == 0
     _another_process_counts(5)
-    monkeypatch.setattr(puzzles, "RECENT_COUNTERS_SECONDS", 0.0)
+    settings.FARKLE_RECENT_COUNTERS_MS = 0
     with CaptureQueriesContext(connection) as queries:
         assert _players() == 5
     assert len(_counter_reads(queries)) == 1
 
 
 @time_machine.travel(NOON, tick=False)
-def test_this_process_starts_show_at_once(monkeypatch):
-    monkeypatch.setattr(puzzles, "RECENT_COUNTERS_SECONDS", 3600.0)
+def test_this_process_starts_show_at_once(settings):
+    settings.FARKLE_RECENT_COUNTERS_MS = 3_600_000
     assert _players() == 0
     # A fresh browser (its guest and game in one statement), then a player who has one already
     # (the ORM's way).
@@ -74,8 +73,8 @@ def test_this_process_starts_show_at_once(monkeypatch):
 
 
 @time_machine.travel(NOON, tick=False)
-def test_a_start_rolled_back_is_not_counted(monkeypatch):
-    monkeypatch.setattr(puzzles, "RECENT_COUNTERS_SECONDS", 3600.0)
+def test_a_start_rolled_back_is_not_counted(settings):
+    settings.FARKLE_RECENT_COUNTERS_MS = 3_600_000
     assert _players() == 0
     player = Player.objects.create(display_name="Known Player", created_at=NOON)
     with pytest.raises(RuntimeError), transaction.atomic():
@@ -85,8 +84,8 @@ def test_a_start_rolled_back_is_not_counted(monkeypatch):
     assert Puzzle.objects.get(day=DAY).players == 0
 
 
-def test_a_day_no_longer_in_play_is_read_each_time(monkeypatch):
-    monkeypatch.setattr(puzzles, "RECENT_COUNTERS_SECONDS", 3600.0)
+def test_a_day_no_longer_in_play_is_read_each_time(settings):
+    settings.FARKLE_RECENT_COUNTERS_MS = 3_600_000
     with time_machine.travel(NOON, tick=False):
         assert _players() == 0
     # The next day: the day before is in its grace, then closed; its count is read each time.

@@ -31,6 +31,10 @@ PRODUCTION = {
     "SECURE_SSL_REDIRECT": "0",
     "CELERY_BROKER_URL": "",
     "CACHE_URL": "",
+    # The count of players a day in play shows may come from the last second's read
+    # (daily/services/puzzles.py): read each time here, so that a visitor's first request meets
+    # the outage at once rather than within the second.
+    "FARKLE_RECENT_COUNTERS_MS": "0",
 }
 
 
