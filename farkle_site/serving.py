@@ -114,17 +114,21 @@ _PLAIN_HANDLERS = (logging.StreamHandler, logging.FileHandler)
 def _write_plainly(handler: logging.StreamHandler, log: logging.Logger, line: str) -> None:
     """What ``handler.handle`` does with a record of ``line`` at INFO formatted as
     ``%(message)s``: the line and the handler's terminator, flushed, under its lock."""
+
+    def record() -> logging.LogRecord:
+        return log.makeRecord(log.name, logging.INFO, "", 0, line, (), None)
+
     handler.acquire()
     try:
         if handler.stream is None:
             # A FileHandler opened lazily (``delay``), or closed since: its emit opens it again.
-            handler.emit(log.makeRecord(log.name, logging.INFO, "", 0, line, (), None))
+            handler.emit(record())
             return
         handler.stream.write(line + handler.terminator)
         handler.flush()
     except RecursionError:
         raise
     except Exception:
-        handler.handleError(log.makeRecord(log.name, logging.INFO, "", 0, line, (), None))
+        handler.handleError(record())
     finally:
         handler.release()

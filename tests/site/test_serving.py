@@ -234,3 +234,29 @@ def test_the_time_is_gunicorns_each_second():
     for moment in (NOON, NOON + datetime.timedelta(seconds=1), NOON + datetime.timedelta(days=40)):
         with time_machine.travel(moment, tick=False):
             assert ours.now() == theirs.now()
+
+
+@time_machine.travel(NOON, tick=False)
+def test_an_access_file_closed_since_is_opened_again_as_logging_does(tmp_path):
+    # A FileHandler whose stream was closed (as a reopen between two requests leaves it for an
+    # instant) is opened again by its own emit, both ways.
+    request, environ, response = _default_line_parts()
+    written = []
+    for name, logger_class in (("gunicorn", glogging.Logger), ("ours", Logger)):
+        config = _config()
+        config.set("accesslog", str(tmp_path / name))
+        logger = logger_class(config)
+        log = logger.access_log
+        kept = log.handlers
+        log.handlers = [handler for handler in kept if getattr(handler, "_gunicorn", False)]
+        try:
+            for handler in log.handlers:
+                handler.close()
+            logger.access(response, request, environ, datetime.timedelta(microseconds=1234))
+            for handler in log.handlers:
+                handler.close()
+        finally:
+            log.handlers = kept
+        written.append((tmp_path / name).read_text())
+    assert written[0] == written[1]
+    assert written[0].count("\n") == 1 and written[0].startswith("203.0.113.9 - ")
