@@ -115,17 +115,23 @@ def test_the_coach_helps_in_practice_and_never_in_the_official_game(contexts):
     official = response.json()["my_attempts"][0]
     assert official["official"]
     finish = page.context.request
-    attempt = finish.get(f"/api/attempts/{official['id']}").json()
+    # Each answer checked as it comes, so that a refusal says what it was (this read once came
+    # back without a state in CI, and its status was not kept).
+    read = finish.get(f"/api/attempts/{official['id']}")
+    assert read.ok, (read.status, read.text())
+    attempt = read.json()
     while attempt["state"] != "finished":
         action = {"action": "roll"}
         if attempt["state"] == "awaiting_keep":
             best = max(attempt["keep_options"], key=lambda o: o["score"])
             action = {"action": "keep", "dice": best["dice"], "then": "bank"}
-        attempt = finish.post(
+        acted = finish.post(
             f"/api/attempts/{attempt['id']}/actions",
             data={"step": attempt["step"], **action},
             headers={"X-CSRFToken": csrf(page.context)},
-        ).json()
+        )
+        assert acted.ok, (acted.status, acted.text())
+        attempt = acted.json()
     page.goto("/")
     page.locator("[data-action=practice]").click()
     expect(board.locator("[data-role=mode]")).to_have_text("Practice")
