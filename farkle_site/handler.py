@@ -38,14 +38,10 @@ def _own_copy(match: ResolverMatch) -> ResolverMatch:
     # Attribute by attribute: a ResolverMatch refuses to be pickled, so ``copy`` cannot.
     mine = object.__new__(type(match))
     mine.__dict__.update(match.__dict__)
-    for name in ("kwargs", "captured_kwargs", "extra_kwargs"):
+    for name in ("kwargs", "captured_kwargs", "extra_kwargs", "app_names", "namespaces", "tried"):
         value = getattr(match, name)
         if value is not None:
-            setattr(mine, name, dict(value))
-    for name in ("app_names", "namespaces", "tried"):
-        value = getattr(match, name)
-        if value is not None:
-            setattr(mine, name, list(value))
+            setattr(mine, name, type(value)(value))  # a dict or a list of its own
     return mine
 
 

@@ -104,11 +104,29 @@ def test_a_path_is_resolved_once_for_all_its_requests(resolutions):
     assert at_root == ["/api/attempts/7/actions", "/api/attempts/8/actions"]
 
 
-def test_the_request_is_given_its_match(resolutions):
+def test_the_request_is_given_its_match():
     request = RequestFactory().get("/api/daily/today")
     match = SiteHandler().resolve_request(request)
     assert request.resolver_match is match
     assert match.url_name == "daily-today"
+
+
+@pytest.mark.django_db
+def test_requests_through_the_served_application_resolve_their_path_once(resolutions):
+    # Through the WSGI application gunicorn serves, not the method alone: the handler's own
+    # path to ``resolve_request`` is what must reach the kept resolutions.
+    from farkle_site.wsgi import application
+
+    answers = []
+    for _ in range(2):
+        environ = RequestFactory().get("/api/rules", HTTP_ACCEPT="application/json").environ
+        response = application(environ, lambda status, headers: answers.append(status))
+        response.close()
+
+    assert answers == ["200 OK", "200 OK"]
+    # (Its first import warms the site, resolving /rules on the way.)
+    at_root = [path for resolver, path in resolutions if resolver is get_resolver()]
+    assert at_root.count("/api/rules") == 1
 
 
 def test_each_request_has_a_match_of_its_own():
