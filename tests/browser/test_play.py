@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 from playwright.sync_api import expect
 
 import farkle
@@ -115,8 +115,11 @@ def test_the_live_score_of_a_selection_comes_from_the_keep_options(contexts):
         page.locator(f"[data-pos='{position}']").click()
 
     left = player.game.in_hand - len(positions) or 6
+    # English's plural rule, from gettext: "1 die", "2 dice" (a day's dice may leave either).
+    with translation.override("en"):
+        dice = translation.ngettext("die", "dice", left)
     expect(page.locator("[data-play] [data-role=selection]")).to_contain_text(
-        f"Keep for {points:,} (turn: {points:,}) · then {left} dice to roll"
+        f"Keep for {points:,} (turn: {points:,}) · then {left} {dice} to roll"
     )
     risk = float(farkle.risk_table(farkle.DEFAULT_TABLE)[left])
     expect(page.locator("[data-play] [data-role=risk]")).to_have_text(percent(risk))
