@@ -1,13 +1,13 @@
 """Settings for the whole test run."""
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.core.cache import cache
 
 from daily import game_cache
 from daily.services import puzzles
 from tests import repository_guard
+from tests.clock import frozen_at, suite_instant
 from tests.helpers import REDIS, redis_keys_made
 from tests.moments import NOON
 
@@ -44,7 +44,18 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache():
+def _suite_clock(request):
+    # Every test at the suite's frozen instant, never the real date (tests/clock.py); first of
+    # the test's own fixtures, so that what they make is made then too.
+    if request.node.get_closest_marker("real_clock"):
+        yield
+        return
+    with frozen_at(suite_instant()):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(_suite_clock):
     # Throttle counters live in the cache: every test starts with none; nor any remembered game.
     cache.clear()
     game_cache.clear()
@@ -67,7 +78,7 @@ def shared_redis(settings):
 @pytest.fixture
 def clock():
     """Time frozen at NOON; move it with ``clock.move_to`` or ``clock.shift``."""
-    with time_machine.travel(NOON, tick=False) as traveller:
+    with frozen_at(NOON) as traveller:
         yield traveller
 
 

@@ -6,6 +6,7 @@ hide a broken site.
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,6 +72,11 @@ class Contexts:
         options.setdefault("locale", "en-GB")
         context = self.browser.new_context(base_url=self.base_url, **options)
         context.set_default_timeout(10_000)
+        # The page's clock stands where the server's does (the suite's frozen instant,
+        # tests/clock.py), not at the real date: a countdown or a turn's clock shows what the
+        # server counts from, and stays there (its timers still run); a test moves it with
+        # ``set_fixed_time``.
+        context.clock.set_fixed_time(datetime.datetime.now(datetime.UTC))
         self.opened.append(context)
         return context
 

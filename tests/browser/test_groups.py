@@ -17,7 +17,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-TODAY_ATTEMPTS = f"/api/daily/{today().isoformat()}/attempts"
+
+
+def today_attempts() -> str:
+    # Read in the test, on the suite's frozen clock (tests/clock.py), never when the module loads.
+    return f"/api/daily/{today().isoformat()}/attempts"
 
 
 def create_group(page: Page, name: str) -> str:
@@ -63,7 +67,7 @@ def test_two_friends_meet_through_the_link_and_see_each_other_after_finishing(co
     no_sideways_scroll(bob)
 
     # Ann plays and finishes; Bob has not played: he sees that she finished, not her score.
-    ann_game = api_play(ann.context, TODAY_ATTEMPTS)
+    ann_game = api_play(ann.context, today_attempts())
     bob.reload()
     rows = bob.locator("[data-role=today-table] tbody tr")
     expect(rows).to_have_count(2)
@@ -76,7 +80,7 @@ def test_two_friends_meet_through_the_link_and_see_each_other_after_finishing(co
     assert ann_cells[1] == "not yet"
 
     # Bob plays and finishes: now both see both scores, best first.
-    bob_game = api_play(bob.context, TODAY_ATTEMPTS)
+    bob_game = api_play(bob.context, today_attempts())
     bob.reload()
     best_first = sorted([ann_game["score"], bob_game["score"]], reverse=True)
     shown = [c.replace("\u202f", "").replace("\u00a0", "") for c in score_cells(bob)]
@@ -102,7 +106,7 @@ def test_the_results_panel_streaks_distribution_countdown_and_native_share(conte
     )
     page = contexts.watch(context.new_page())
     page.goto("/")
-    attempt = api_play(context, TODAY_ATTEMPTS)
+    attempt = api_play(context, today_attempts())
     page.reload()
     panel = page.locator("[data-role=results]")
     expect(panel.locator("[data-role=current-streak]")).to_have_text("1")
@@ -144,8 +148,8 @@ def test_screenshots_of_a_group_and_the_results_panel(contexts, folder):
     bob.goto(f"/g/{code}")
     bob.locator("[data-action=join]").click()
     expect(bob.locator("[data-role=today-table]")).to_be_visible()
-    api_play(ann.context, TODAY_ATTEMPTS)
-    api_play(bob.context, TODAY_ATTEMPTS)
+    api_play(ann.context, today_attempts())
+    api_play(bob.context, today_attempts())
     for name, options in (("desktop", DESKTOP), ("phone", PHONE)):
         page = ann if name == "desktop" else contexts.watch(ann.context.new_page())
         page.set_viewport_size(options["viewport"])
