@@ -56,7 +56,9 @@ def suite_instant() -> datetime.datetime:
 def processes_start_at(instant: datetime.datetime) -> Iterator[None]:
     """Python processes started meanwhile begin at ``instant`` (through their environment)."""
     saved = {name: os.environ.get(name) for name in (PROCESS_START, "PYTHONPATH")}
-    os.environ[PROCESS_START] = instant.isoformat()
+    # With the real time of now: every process then reads the instant plus the real time gone
+    # since, and all of them agree, whenever each started (a server and the bench timing it).
+    os.environ[PROCESS_START] = f"{instant.isoformat()} {time_machine.escape_hatch.time.time()}"
     paths = [PROCESS_CLOCK_PATH, *filter(None, (saved["PYTHONPATH"] or "").split(os.pathsep))]
     os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     try:

@@ -8,8 +8,13 @@ import os
 
 _start = os.environ.get("FARKLE_TEST_PROCESS_CLOCK")
 if _start:
+    import time
+
     import time_machine
 
-    # Running, not frozen: such a process waits on time of its own (timeouts, a visibility
-    # timeout, a worker's heartbeat).
-    time_machine.travel(datetime.datetime.fromisoformat(_start), tick=True).start()
+    # "<instant> <real time then>": the instant plus the real time gone since, the same in every
+    # process whenever it started. Running, not frozen: such a process waits on time of its own
+    # (timeouts, a visibility timeout, a worker's heartbeat).
+    _instant, _then = _start.split()
+    _now = datetime.datetime.fromisoformat(_instant).timestamp() + time.time() - float(_then)
+    time_machine.travel(_now, tick=True).start()
