@@ -158,8 +158,9 @@ def test_the_coach_helps_in_practice_and_never_in_the_official_game(contexts):
         expect(advice).to_be_hidden()
 
 
-def test_a_closed_days_leaderboard_links_every_row_to_its_replay(contexts):
-    # Two official games on yesterday's daily, played while it was open, through the services.
+def test_a_closed_days_leaderboard_links_every_row_to_its_replay(contexts, clock):
+    # At noon (the clock fixture): yesterday is a daily, closed since its grace. Two official
+    # games on it, played while it was open, through the services.
     yesterday = today() - datetime.timedelta(days=1)
     played_at = datetime.datetime.combine(yesterday, datetime.time(12), datetime.UTC)
     puzzle = daily_get_or_create(day=yesterday, now=played_at)

@@ -256,8 +256,9 @@ def test_my_rank_today_is_the_leaderboards_and_the_invitation_goes(contexts):
     expect(page.locator("[data-role=history] tr td").nth(2)).to_have_text("#1")
 
 
-def test_a_closed_day_without_players_does_not_invite_to_be_first(contexts):
-    # Item 15: a closed day with no players said "Nobody has finished yet. Be the first!".
+def test_a_closed_day_without_players_does_not_invite_to_be_first(contexts, clock):
+    # Item 15: a closed day with no players said "Nobody has finished yet. Be the first!". At noon
+    # (the clock fixture), yesterday is a daily and closed.
     yesterday = today() - datetime.timedelta(days=1)
     page = contexts.page()
     page.goto(f"/daily/{yesterday.isoformat()}")

@@ -16,7 +16,9 @@ from farkle import Game
 from .conftest import SEED_SECRET
 from .driver import Player, api_play, daily_game, reckless, today
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# At noon on 2026-11-29 (the clock fixture): two days back is a daily, closed and revealed,
+# which the calendar's first two days could not give.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clock")]
 
 
 def closed_day() -> str:
