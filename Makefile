@@ -43,6 +43,9 @@ test: export SECRET_KEY := test-secret-key-for-the-test-suite-only-0123456789abc
 test: export FARKLE_SEED_SECRET := test-secret
 test: export SECURE_SSL_REDIRECT := 0
 test: export CELERY_BROKER_URL :=
+# The Redis cache production uses (sessions, throttles), on a database of its own: each test
+# empties it (tests/conftest.py).
+test: export CACHE_URL := $(or $(CACHE_URL),redis://127.0.0.1:6379/9)
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -205,11 +205,9 @@ class Server:
                 "gthread",
                 "--threads",
                 str(threads),
-                # As the Procfile: an access log line per request (to /dev/null here).
+                # As the Procfile: gunicorn's own access log line per request (to /dev/null here).
                 "--access-logfile",
                 "-",
-                "--logger-class",
-                "farkle_site.serving.Logger",
                 "--forwarded-allow-ips",
                 HOST,
                 *options,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.middleware.csrf import get_token
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -39,7 +40,6 @@ from daily.models import Puzzle
 from daily.selectors.attempts import player_attempts_on
 from daily.web.session import session_player, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
-from farkle_site.csrf import csrf_cookie_ensure
 from farkle_site.domain import Invalid
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.fields import StrictCharField, StrictIntegerField
@@ -117,7 +117,7 @@ class ChallengesApi(APIView):
         data = serializer.validated_data
         now = timezone.now()
         challenge = services.challenge_create(
-            creator=session_player_or_create(request._request, now=now),
+            creator=session_player_or_create(request, now=now),
             title=data.get("title", ""),
             table=data.get("table", farkle.DEFAULT_TABLE),
             days=data.get("days", services.DAYS_DEFAULT),
@@ -135,9 +135,8 @@ class ChallengeApi(APIView):
 
     @extend_schema(responses=ChallengeDetailSerializer, summary="Look a challenge up by its code")
     def get(self, request: Request, code: str) -> Response:
-        # An API client that starts from a code gets its CSRF cookie here, as from today's daily,
-        # and as cheaply: a shared code brings its group's fresh browsers here at once.
-        csrf_cookie_ensure(request)
+        # An API client that starts from a code gets its CSRF cookie here, as from today's daily.
+        get_token(request)
         now = timezone.now()
         challenge = selectors.challenge_get(code=code)
         attempts = player_attempts_on(player=session_player(request), puzzle=challenge.puzzle)

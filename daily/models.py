@@ -10,7 +10,6 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 import farkle
-from daily import game_cache
 from farkle.fair import practice_seed
 
 # docs/play.md: actions on a daily's attempts are accepted until the next 00:00 UTC plus this grace.
@@ -277,10 +276,15 @@ class Attempt(models.Model):
             return None
         return self.turn_started_at + turn_time
 
+    def replay(self) -> farkle.Game:
+        """The game its stored actions replay (before any close finalised it)."""
+        puzzle = self.puzzle
+        return farkle.Game.replay(self.seed(), self.actions, puzzle.table, puzzle.rules())
+
     def game(self) -> farkle.Game:
         """The game replayed from the stored actions (ended, when the puzzle's close finalised
         it)."""
-        game = game_cache.game_of(self)
+        game = self.replay()
         return game.ended_by_close() if self.finalised_at_close else game
 
 

@@ -3,12 +3,8 @@
 import uuid
 
 from django.conf import settings
-from django.conf.urls.i18n import is_language_prefix_patterns_used
 from django.contrib.messages.middleware import MessageMiddleware
 from django.http import HttpRequest
-from django.middleware.locale import LocaleMiddleware
-from django.utils import translation
-from django.utils.cache import patch_vary_headers
 
 
 def browser_id_of(request: HttpRequest) -> uuid.UUID | None:
@@ -82,34 +78,3 @@ class PageMessageMiddleware(MessageMiddleware):
     def process_request(self, request):
         if not request.path_info.startswith("/api/"):
             super().process_request(request)
-
-
-class SiteLocaleMiddleware(LocaleMiddleware):
-    """Django's language choice (its cookie, then Accept-Language), for URLs without a language
-    prefix.
-
-    Django's middleware reads the path for a language prefix twice a request (a regex and a
-    lookup each), even when no URL pattern has one: 5 % of a ``/healthz``'s instructions and 2 %
-    of a game action's (issue 15). With no ``i18n_patterns`` in the URL configuration, which the
-    site has none of, its answer never depends on the path, and this gives it without reading
-    the path; with them, Django's own runs.
-    """
-
-    def process_request(self, request):
-        if self._prefixed(request):
-            return super().process_request(request)
-        translation.activate(translation.get_language_from_request(request, check_path=False))
-        request.LANGUAGE_CODE = translation.get_language()
-
-    def process_response(self, request, response):
-        if self._prefixed(request):
-            return super().process_response(request, response)
-        patch_vary_headers(response, ("Accept-Language",))
-        response.headers.setdefault("Content-Language", translation.get_language())
-        return response
-
-    @staticmethod
-    def _prefixed(request) -> bool:
-        # Whether any URL pattern has a language prefix (cached by Django per configuration).
-        urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)
-        return is_language_prefix_patterns_used(urlconf)[0]

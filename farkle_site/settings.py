@@ -64,7 +64,7 @@ MIDDLEWARE = [
     "farkle_site.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "farkle_site.middleware.SiteLocaleMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -102,15 +102,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Persistent connections rather than psycopg's pool: Django keeps one per thread, so each
     # gthread worker holds at most WEB_THREADS connections (24 on a host with the defaults); a
     # pool would add a background thread per process for no fewer connections. Health checks
-    # spare the first request after a Postgres restart an error; the project's backend answers
-    # them from the socket, without a round trip (farkle_site/postgres/base.py).
-    DATABASES["default"]["ENGINE"] = "farkle_site.postgres"
+    # spare the first request after a Postgres restart an error.
     DATABASES["default"]["CONN_MAX_AGE"] = 600
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    # Parameters sent apart from the statement, and a statement run five times on a connection
-    # prepared there: Postgres then neither parses literals nor plans again, which halves its CPU
-    # per game action (issue 15, docs/performance.md). Behind PgBouncer in transaction mode
-    # (older than 1.21, or without max_prepared_statements), set DATABASE_PREPARED_STATEMENTS=0.
+    # Parameters sent apart from the statement (Django's ``server_side_binding``), and a statement
+    # run five times on a connection prepared there (psycopg's ``prepare_threshold``): Postgres
+    # then neither parses literals nor plans again, which halves its CPU per game action
+    # (docs/performance.md). Behind PgBouncer in transaction mode (older than 1.21, or without
+    # max_prepared_statements), set DATABASE_PREPARED_STATEMENTS=0. After a migration that
+    # changes a table, restart the web processes: a prepared statement keeps the old row shape.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True,
         prepare_threshold=5 if env_bool("DATABASE_PREPARED_STATEMENTS", default=True) else None,
@@ -201,8 +201,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["farkle_site.drf.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PARSER_CLASSES": ["farkle_site.drf.BoundedJSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["farkle_site.drf.FastJSONRenderer"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "farkle_site.drf.JsonNegotiation",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # ASCII escapes: a lone surrogate echoed back in an error message cannot break the encoding.
     "UNICODE_JSON": False,
     "EXCEPTION_HANDLER": "farkle_site.errors.exception_handler",
@@ -240,24 +239,27 @@ BROWSER_COOKIE_NAME = "farkle_browser"
 LOGIN_FAILURES_FREE = env_int("LOGIN_FAILURES_FREE", default=5)
 LOGIN_BACKOFF_MAX = env_int("LOGIN_BACKOFF_MAX", default=15 * 60)
 
-# Throttle counters: Redis when several processes serve the site, else each process's memory.
-# `make serve` sets it (the production shape has several web processes).
+# The shared cache: throttle counters, sessions, each day's puzzle. Redis when several processes
+# serve the site (`make serve`, production, and the tests, which run as production does), through
+# django-redis, which keeps one client per process; without CACHE_URL (`make run`: one process),
+# each process's memory.
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {
     "default": (
-        # Django's Redis cache with its clients reused, not built per command (farkle_site/cache.py)
-        {"BACKEND": "farkle_site.cache.RedisCache", "LOCATION": CACHE_URL}
+        {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
 
-# With a shared cache (several processes), sessions are read from it and written through to the
-# database; each process's own memory would not see another's logout, so it is never used for them.
-# Django's cached_db store, creating a session in one INSERT rather than a probe and a transaction
-# (farkle_site/sessions.py).
-if CACHE_URL:
-    SESSION_ENGINE = "farkle_site.sessions"
+# With a shared cache, sessions are read from it and written through to the database (Django's
+# cached_db store); each process's own memory would not see another's logout, so without a
+# shared cache they are read from the database alone.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if CACHE_URL
+    else "django.contrib.sessions.backends.db"
+)
 
 # Replay every game daily/game_cache.py finds and fail the request if they differ (the tests).
 FARKLE_CHECK_GAME_CACHE = False

@@ -2,16 +2,11 @@
 
 import os
 
-import django
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "farkle_site.settings")
 
-# As ``django.core.wsgi.get_wsgi_application``, with the site's handler (farkle_site/handler.py).
-django.setup(set_prefix=False)
-
-from farkle_site.handler import SiteHandler  # noqa: E402 - after the apps are loaded
-
-application = SiteHandler()
+application = get_wsgi_application()
 
 # Warm before the first request rather than on it: the rules' figures (the stored solutions,
 # the exact Farkle risks, each table's scorer) take a few hundred milliseconds to build, the URL

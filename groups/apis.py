@@ -139,7 +139,7 @@ class GroupsApi(APIView):
     def post(self, request: Request) -> Response:
         name = _body(request)["name"]
         now = timezone.now()
-        player = session_player_or_create(request._request, now=now)
+        player = session_player_or_create(request, now=now)
         group = services.group_create(creator=player, name=name, now=now)
         return Response(group_data(request, group, player), status=status.HTTP_201_CREATED)
 
@@ -217,7 +217,7 @@ class GroupMembersApi(APIView):
     def post(self, request: Request, code: str) -> Response:
         group = selectors.group_get(code=code)
         now = timezone.now()
-        player = session_player_or_create(request._request, now=now)
+        player = session_player_or_create(request, now=now)
         services.group_join(group=group, player=player, now=now)
         return Response(group_data(request, group, player))
 

@@ -8,7 +8,6 @@ from daily import game_cache
 from daily.services import puzzles
 from tests import repository_guard
 from tests.clock import frozen_at, suite_instant
-from tests.helpers import REDIS, redis_keys_made
 from tests.moments import NOON
 
 
@@ -59,20 +58,19 @@ def _fresh_cache(_suite_clock):
     # Throttle counters live in the cache: every test starts with none; nor any remembered game.
     cache.clear()
     game_cache.clear()
-    # Nor a process's copy of a daily: each test's database has its own rows.
-    puzzles._known.clear()
+    # Nor a process's recent counters of a daily: each test's database has its own rows.
     puzzles._recent.clear()
     yield
     cache.clear()
 
 
 @pytest.fixture
-def shared_redis(settings):
-    """The throttles counting in the test's Redis, as when several processes share them (a
-    client of it yielded); the counters the test made are deleted afterwards."""
-    settings.CACHE_URL = REDIS
-    with redis_keys_made(REDIS, "farkle:rl:*") as server:
-        yield server
+def shared_redis():
+    """A client of the Redis the cache, hence the throttles, count in (as in production); each
+    test empties it (``_fresh_cache``)."""
+    from django_redis import get_redis_connection
+
+    return get_redis_connection("default")
 
 
 @pytest.fixture

@@ -1,11 +1,14 @@
 """Helpers for tests that start other processes of the project (a worker, the servers)."""
 
 import os
+import signal
+import socket
 import subprocess
 import sys
+import urllib.request
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from urllib.parse import quote
 
 from django.db import connection
@@ -46,3 +49,51 @@ def celery_worker(**env: str) -> Iterator[str]:
             worker.kill()
             raise
     assert worker.returncode == 0, errors
+
+
+@contextmanager
+def web_server(**env: str) -> Iterator[str]:
+    """The Procfile's web line (gunicorn) serving the test database with ``env``, its base URL
+    yielded once it answers; stopped afterwards."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = next(
+        line.removeprefix("web:").strip()
+        for line in (ROOT / "Procfile").read_text().splitlines()
+        if line.startswith("web:")
+    )
+    path = f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}"
+    server = subprocess.Popen(
+        ["sh", "-c", f"exec {command}"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DATABASE_URL": shared_database_url(),
+            "BIND": f"127.0.0.1:{port}",
+            "SECURE_SSL_REDIRECT": "0",
+            "PATH": path,
+            **env,
+        },
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            if server.poll() is not None:
+                raise AssertionError("The web server stopped.")
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=5):
+                    break
+            except OSError:
+                # Not listening yet: wait on the process rather than on a clock.
+                with suppress(subprocess.TimeoutExpired):
+                    server.wait(timeout=0.1)
+        else:
+            raise AssertionError("The web server never answered.")
+        yield url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=60)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -21,17 +21,11 @@ from daily.selectors.attempts import attempt_of_player, attempt_visible, player_
 from daily.services.attempts import attempt_act, attempt_clock
 from daily.services.puzzles import daily_get_or_create
 from daily.web.session import session_player, session_player_id
-from farkle_site.csrf import csrf_cookie_ensure
 from farkle_site.domain import Conflict, Invalid, NotFound
-from farkle_site.drf import (
-    PlainGet,
-    PlainJsonPost,
-    ScopedPlayerThrottle,
-    SessionCountedThrottles,
-)
+from farkle_site.drf import ScopedPlayerThrottle
 
 
-def _daily_payload(request: HttpRequest | Request, day: datetime.date, now: datetime.datetime):
+def _daily_payload(request: Request, day: datetime.date, now: datetime.datetime):
     # What the page shows: the count of players may be a second old (the midnight rush).
     puzzle = daily_get_or_create(day=day, now=now, recent=True)
     player = session_player(request)
@@ -39,20 +33,14 @@ def _daily_payload(request: HttpRequest | Request, day: datetime.date, now: date
     return puzzle_data(puzzle, now, attempts)
 
 
-# The CSRF cookie comes with today's daily, so an API client gets its token without a page. The
-# first request of every fresh browser, served through the plain lane (farkle_site.drf); the
-# cookie is set as Django's ``ensure_csrf_cookie`` sets it, drawn in one read (farkle_site.csrf).
-class DailyTodayApi(PlainGet, APIView):
+class DailyTodayApi(APIView):
     @extend_schema(responses=schemas.DailySerializer, summary="Today's daily (UTC)")
     def get(self, request: Request) -> Response:
-        csrf_cookie_ensure(request)
+        # The CSRF cookie comes with today's daily, so an API client gets its token without a
+        # page (Django's CsrfViewMiddleware sets it as the answer leaves).
+        get_token(request)
         now = timezone.now()
         return Response(_daily_payload(request, day_of(now), now))
-
-    def plain_get(self, request: HttpRequest, query: dict) -> tuple[dict, int]:
-        csrf_cookie_ensure(request)
-        now = timezone.now()
-        return _daily_payload(request, day_of(now), now), 200
 
 
 class DailyDayApi(APIView):
@@ -83,35 +71,7 @@ class AttemptApi(APIView):
         return Response(attempt_data(attempt, game))
 
 
-_FIELDS = frozenset(("step", "action", "dice", "then"))
-
-
-def plain_action(body: dict) -> dict | None:
-    """The body of an action as ``ActionSerializer`` validates it, when it is plainly valid: JSON
-    integers and strings, as every client sends them; None for anything else, which the
-    serializer then validates or refuses with its messages.
-
-    The site's most frequent request (issue 15): building the serializer deep-copies its fields
-    each time, several percent of an action's server CPU. A test holds this to the serializer.
-    """
-    if not body.keys() <= _FIELDS:
-        return None
-    step, action = body.get("step"), body.get("action")
-    if type(step) is not int or not 0 <= step <= 10_000 or action not in ("roll", "keep"):
-        return None
-    dice, then = body.get("dice"), body.get("then")
-    if "dice" in body and not (
-        type(dice) is list and len(dice) <= 6 and all(type(d) is int and 0 <= d <= 5 for d in dice)
-    ):
-        return None
-    if "then" in body and then not in ("roll", "bank"):
-        return None
-    if action == "keep" and ("dice" not in body or "then" not in body):
-        return None
-    return dict(body)
-
-
-class AttemptActionsApi(PlainJsonPost, SessionCountedThrottles, APIView):
+class AttemptActionsApi(APIView):
     throttle_classes = [ScopedPlayerThrottle]
     throttle_scope = "attempt_act"
     # Which refusal code a malformed field gets (the README lists the API's codes).
@@ -138,8 +98,6 @@ class AttemptActionsApi(PlainJsonPost, SessionCountedThrottles, APIView):
                 )
             return data
 
-    plain_data = staticmethod(plain_action)
-
     @extend_schema(
         request=ActionSerializer,
         responses={200: schemas.AttemptSerializer, 409: schemas.ConflictSerializer},
@@ -148,15 +106,9 @@ class AttemptActionsApi(PlainJsonPost, SessionCountedThrottles, APIView):
     def post(self, request: Request, attempt_id: int) -> Response:
         if not isinstance(request.data, dict):
             raise Invalid("invalid", "The body is a JSON object.")
-        data = plain_action(request.data)
-        if data is None:
-            serializer = self.ActionSerializer(data=request.data)
-            serializer.is_valid(raise_exception=True)
-            data = serializer.validated_data
-        payload, status = self.plain_post(request._request, data, attempt_id=attempt_id)
-        return Response(payload, status=status)
-
-    def plain_post(self, request: HttpRequest, data: dict, *, attempt_id: int) -> tuple[dict, int]:
+        serializer = self.ActionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         player_id = session_player_id(request)
         try:
             attempt, game = attempt_act(
@@ -176,4 +128,4 @@ class AttemptActionsApi(PlainJsonPost, SessionCountedThrottles, APIView):
             raise Conflict(
                 error.code, error.message, attempt=attempt_data(current, current.game())
             ) from error
-        return attempt_data(attempt, game, game.events), 200
+        return Response(attempt_data(attempt, game, game.events))

@@ -38,11 +38,4 @@ class DailyApi(PuzzleApi):
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
         text = url_kwargs["day"]
         day = day_or_today(text, now) if self.today_allowed else parse_day(text)
-        # A view that shows none of the daily's counters says so (``puzzle_counters``), and
-        # spares their query.
-        counters = getattr(self, "puzzle_counters", True)
-        return daily_get_or_create(day=day, now=now, counters=counters)
-
-    def proven_puzzle(self, puzzle: Puzzle, *, now: datetime.datetime) -> Puzzle:
-        # With its counters, a daily is read from a copy only once the copy is proven.
-        return daily_get_or_create(day=puzzle.day, now=now)
+        return daily_get_or_create(day=day, now=now)

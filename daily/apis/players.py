@@ -124,7 +124,7 @@ class MeApi(APIView):
     def patch(self, request: Request) -> Response:
         name = _parse(RenameInputSerializer, request)["name"]
         now = timezone.now()
-        player = session_choose_name(request._request, name=name, now=now)
+        player = session_choose_name(request, name=name, now=now)
         return _me_response(player, now)
 
 
@@ -147,7 +147,7 @@ class SignupApi(APIView):
             player=session_player(request),
             now=now,
         )
-        login(request._request, user, backend=_PASSWORD_BACKEND)
+        login(request, user, backend=_PASSWORD_BACKEND)
         session_bind(request, player)
         return _me_response(player, now, status_code=status.HTTP_201_CREATED)
 
@@ -200,7 +200,7 @@ class LoginApi(APIView):
         username = account_username_resolve(data["username"])
         backoff = LoginBackoff(username)
         backoff.check()
-        user = authenticate(request._request, username=username, password=data["password"])
+        user = authenticate(request, username=username, password=data["password"])
         if user is None:
             backoff.failed()
             # One answer for an unknown user, a wrong password and a disabled account.
@@ -209,7 +209,7 @@ class LoginApi(APIView):
         now = timezone.now()
         guest = session_player(request)
         player = account_player(user=user, player=guest, now=now)
-        login(request._request, user)
+        login(request, user)
         session_bind(request, player)
         return _me_response(player, now)
 
@@ -224,5 +224,5 @@ class LogoutApi(APIView):
         player = session_player(request)
         # A guest without an account is kept: nothing could bring its history back.
         if request.user.is_authenticated or (player is not None and player.user_id):
-            logout(request._request)
+            logout(request)
         return Response(status=status.HTTP_204_NO_CONTENT)

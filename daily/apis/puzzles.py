@@ -9,11 +9,9 @@ what another app may import from ``daily.apis``.
 from __future__ import annotations
 
 import datetime
-import re
 from abc import ABCMeta, abstractmethod
 from typing import Any
 
-from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import status
 from rest_framework.request import Request
@@ -22,7 +20,7 @@ from rest_framework.views import APIView
 
 from daily.apis import schemas
 from daily.apis.payloads import attempt_data, iso, puzzle_ref, verification_data
-from daily.models import Attempt, Puzzle
+from daily.models import Puzzle
 from daily.selectors.analysis import reference_score
 from daily.selectors.leaderboards import (
     Distribution,
@@ -32,26 +30,10 @@ from daily.selectors.leaderboards import (
     leaderboard_page,
 )
 from daily.selectors.verification import verification_attempt
-from daily.services.attempts import (
-    attempt_start,
-    attempt_start_allowed,
-    attempt_start_as_new_guest,
-    new_guest_start_applies,
-)
-from daily.services.players import display_name_generate, player_id_reserve
-from daily.web.session import (
-    session_bound_to_new_guest,
-    session_player,
-    session_player_or_create,
-)
+from daily.services.attempts import attempt_start, attempt_start_allowed
+from daily.web.session import session_player, session_player_or_create
 from daily.web.throttles import NewGuestThrottle
-from farkle_site.drf import (
-    PlainGet,
-    PlainPostIgnoringBody,
-    ScopedPlayerThrottle,
-    ThrottledAtOnce,
-)
-from farkle_site.middleware import browser_id_of
+from farkle_site.drf import ScopedPlayerThrottle
 
 
 def _entry_data(entry: Entry, timed: bool) -> dict[str, Any]:
@@ -81,17 +63,8 @@ def _standing_data(me: Standing | None) -> dict[str, Any] | None:
     }
 
 
-# The distribution's payload, by the identity of the (shared) Distribution the selector gives
-# for the same counts: hundreds of tallies turned into dicts once per process between finishes,
-# rather than on every read. The object is kept beside its payload so that its id is not reused.
-_DISTRIBUTIONS: dict[int, tuple[Distribution, dict[str, Any]]] = {}
-
-
 def _distribution_data(distribution: Distribution) -> dict[str, Any]:
-    cached = _DISTRIBUTIONS.get(id(distribution))
-    if cached is not None and cached[0] is distribution:
-        return cached[1]
-    data = {
+    return {
         "bucket_width": distribution.bucket_width,
         "histogram": [
             {"start": b.start, "end": b.end, "count": b.count} for b in distribution.histogram
@@ -101,10 +74,6 @@ def _distribution_data(distribution: Distribution) -> dict[str, Any]:
         "median": distribution.median,
         "best": distribution.best,
     }
-    if len(_DISTRIBUTIONS) >= 32:
-        _DISTRIBUTIONS.clear()
-    _DISTRIBUTIONS[id(distribution)] = (distribution, data)
-    return data
 
 
 def leaderboard_data(
@@ -139,7 +108,7 @@ def leaderboard_data(
 
 
 def leaderboard_for_request(
-    request: Request | HttpRequest,
+    request: Request,
     puzzle: Puzzle,
     now: datetime.datetime,
     query: dict[str, Any],
@@ -154,35 +123,6 @@ def leaderboard_for_request(
     )
     reference = reference_score(puzzle=puzzle, player=player, now=now, ranked=board.me is not None)
     return leaderboard_data(puzzle, board, now, reference, timed_entries=timed_entries)
-
-
-_PAGE = re.compile(r"[1-9][0-9]{0,8}")
-# ``accounts`` as the site's pages send it (static/js/board.js), and its plain opposites: DRF's
-# BooleanField reads each so.
-_ACCOUNTS = {"1": True, "true": True, "0": False, "false": False}
-
-
-def leaderboard_query(text: str) -> dict[str, Any] | None:
-    """A leaderboard's ``page`` and ``accounts`` as ``LeaderboardQuerySerializer`` reads them
-    from the query string ``text``, when it is plainly written: each at most once, the page in
-    digits, accounts as the site's pages write it, nothing else. None for anything else (an
-    unknown parameter, an escape, a page of ten digits), which the serializer reads or refuses
-    with its messages. A leaderboard's pages are read through the plain lane (issue 15); a test
-    holds this to the serializer."""
-    query: dict[str, Any] = {"page": 1, "accounts": False}
-    seen = set()
-    for part in text.split("&") if text else ():
-        name, equals, value = part.partition("=")
-        if not equals or name in seen:
-            return None
-        seen.add(name)
-        if name == "page" and _PAGE.fullmatch(value):
-            query["page"] = int(value)
-        elif name == "accounts" and value in _ACCOUNTS:
-            query["accounts"] = _ACCOUNTS[value]
-        else:
-            return None
-    return query
 
 
 def verification_response(request: Request, puzzle) -> Response:
@@ -207,76 +147,29 @@ class PuzzleApi(APIView, metaclass=ABCMeta):
 
     @abstractmethod
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
-        """The puzzle the URL names (a refusal when it names none). A view with
-        ``puzzle_counters`` off may get a process's copy, not proven to be of the row that
-        stands: ``proven_puzzle`` proves it."""
-
-    def proven_puzzle(self, puzzle: Puzzle, *, now: datetime.datetime) -> Puzzle:
-        """``puzzle`` as its row stands (read again if the copy was not of it)."""
-        return puzzle
+        """The puzzle the URL names (a refusal when it names none)."""
 
 
-class PuzzleAttemptsApi(PlainPostIgnoringBody, ThrottledAtOnce, PuzzleApi):
+class PuzzleAttemptsApi(PuzzleApi):
     # Start an attempt: the player's first on an open puzzle is official, any later practice.
-    # Its throttles (per player, and per address for a new guest) count in one round trip. A
-    # fresh browser's second request (the midnight rush): served through the plain lane.
 
     throttle_classes = [ScopedPlayerThrottle, NewGuestThrottle]
     throttle_scope = "attempt_start"
-    # A start reads the puzzle's fixed fields only (its times, table, options), never its counters.
-    puzzle_counters = False
 
     def post(self, request: Request, **url_kwargs: Any) -> Response:
-        payload, code = self.plain_post(request._request, **url_kwargs)
-        return Response(payload, status=code)
-
-    def plain_post(self, request: HttpRequest, **url_kwargs: Any) -> tuple[dict, int]:
         now = timezone.now()
         puzzle = self.find_puzzle(now=now, **url_kwargs)
         # Refused before the session's player is created: a refusal stores nothing.
         attempt_start_allowed(puzzle=puzzle, now=now)
-        attempt = _start_as_new_guest(request, puzzle=puzzle, now=now)
-        if attempt is None:
-            # The usual way writes with the ORM, which checks nothing of a copy: prove it first.
-            puzzle = self.proven_puzzle(puzzle, now=now)
-            player = session_player_or_create(request, now=now)
-            attempt = attempt_start(player=player, puzzle=puzzle, now=now)
-        return attempt_data(attempt, attempt.game()), status.HTTP_201_CREATED
+        player = session_player_or_create(request, now=now)
+        attempt = attempt_start(player=player, puzzle=puzzle, now=now)
+        return Response(attempt_data(attempt, attempt.game()), status=status.HTTP_201_CREATED)
 
 
-def _start_as_new_guest(
-    request: HttpRequest, *, puzzle: Puzzle, now: datetime.datetime
-) -> Attempt | None:
-    """A fresh browser's official attempt on ``puzzle``, its guest and its session, in one
-    statement that proves the puzzle's row (the midnight rush); None, with nothing stored and
-    the session as it was, for any other browser."""
-    user = getattr(request, "user", None)
-    if session_player(request) is not None or (user is not None and user.is_authenticated):
-        return None
-    # Checked before an id is reserved and the session signed for nothing.
-    if not new_guest_start_applies(puzzle=puzzle, now=now):
-        return None
-    player_id = player_id_reserve()
-    if player_id is None:
-        return None
-    with session_bound_to_new_guest(request, player_id) as binding:
-        attempt = attempt_start_as_new_guest(
-            player_id=player_id,
-            name=display_name_generate(),
-            browser_id=browser_id_of(request),
-            session_row=binding.row,
-            puzzle=puzzle,
-            now=now,
-        )
-        binding.created = attempt is not None
-    return attempt
-
-
-class PuzzleLeaderboardApi(PlainGet, PuzzleApi):
+class PuzzleLeaderboardApi(PuzzleApi):
     # A puzzle's leaderboard for ``?page=&accounts=``, with ``leaderboard_extra`` fields. The
     # payload is built in the shapes of ``get_serializer_class()``, which documents it (and a
-    # test holds the two equal); ``timed_entries``: its entries have ``time_taken``. Served
-    # through the plain lane (farkle_site.drf) when its query string is plainly written.
+    # test holds the two equal); ``timed_entries``: its entries have ``time_taken``.
 
     timed_entries = False
 
@@ -285,29 +178,15 @@ class PuzzleLeaderboardApi(PlainGet, PuzzleApi):
         return {}
 
     def get(self, request: Request, **url_kwargs: Any) -> Response:
-        return Response(self._board(request, None, url_kwargs))
-
-    def plain_query(self, text: str) -> dict[str, Any] | None:
-        return leaderboard_query(text)
-
-    def plain_get(
-        self, request: HttpRequest, query: dict[str, Any], **url_kwargs: Any
-    ) -> tuple[dict[str, Any], int]:
-        return self._board(request, query, url_kwargs), status.HTTP_200_OK
-
-    def _board(self, request, query: dict[str, Any] | None, url_kwargs: dict) -> dict[str, Any]:
-        # ``query``: read by the plain lane, or None for DRF's serializer to read (and refuse),
-        # after the puzzle, whose refusal comes first either way.
+        # The puzzle first: its refusal (404) comes before the query's (400).
         now = timezone.now()
         puzzle = self.find_puzzle(now=now, **url_kwargs)
-        if query is None:
-            serializer = schemas.LeaderboardQuerySerializer(data=request.query_params)
-            serializer.is_valid(raise_exception=True)
-            query = serializer.validated_data
+        serializer = schemas.LeaderboardQuerySerializer(data=request.query_params)
+        serializer.is_valid(raise_exception=True)
         board = leaderboard_for_request(
-            request, puzzle, now, query, timed_entries=self.timed_entries
+            request, puzzle, now, serializer.validated_data, timed_entries=self.timed_entries
         )
-        return {**board, **self.leaderboard_extra(puzzle)}
+        return Response({**board, **self.leaderboard_extra(puzzle)})
 
     @abstractmethod
     def get_serializer_class(self) -> type:

@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 import datetime
-import functools
-
-from django.db import connection
 
 from daily.models import Attempt, Player, Puzzle
-from farkle_site.db import ModelColumns, statement_cursor
-
-_ATTEMPT = ModelColumns(Attempt, "a")
-_PUZZLE = ModelColumns(Puzzle, "p")
 
 
 def dailies_between(*, first: datetime.date, last: datetime.date) -> list[Puzzle]:
@@ -55,35 +48,11 @@ def attempt_of_player(*, attempt_id: int, player_id: int | None) -> Attempt | No
 
 
 def _attempt_with_puzzle(attempt_id: int, player_id: int | None) -> Attempt | None:
-    """Attempt ``attempt_id`` (of ``player_id`` when given) with its puzzle, or None.
-
-    Every game action and every read of a game comes here: one hand-written statement rather
-    than a compiled queryset (farkle_site.db.ModelColumns, issue 15).
-    """
+    """Attempt ``attempt_id`` (of ``player_id`` when given) with its puzzle, or None."""
     if not 0 < attempt_id < 2**63:
         # No row has such an id; SQLite would refuse one beyond 64 bits (OverflowError).
         return None
-    with statement_cursor(connection) as cursor:
-        cursor.execute(
-            _attempt_sql(connection.vendor, by_player=player_id is not None),
-            [attempt_id] if player_id is None else [attempt_id, player_id],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    split = len(_ATTEMPT.fields)
-    attempt = _ATTEMPT.build(connection, row[:split])
-    attempt.puzzle = _PUZZLE.build(connection, row[split:])
-    return attempt
-
-
-@functools.cache
-def _attempt_sql(vendor: str, *, by_player: bool) -> str:
-    quote = connection.ops.quote_name
-    player = f" AND a.{quote('player_id')} = %s" if by_player else ""
-    return (
-        f"SELECT {_ATTEMPT.select(connection)}, {_PUZZLE.select(connection)}"
-        f" FROM {quote(Attempt._meta.db_table)} a"
-        f" JOIN {quote(Puzzle._meta.db_table)} p ON p.{quote('id')} = a.{quote('puzzle_id')}"
-        f" WHERE a.{quote('id')} = %s{player}"
-    )
+    attempts = Attempt.objects.select_related("puzzle").filter(pk=attempt_id)
+    if player_id is not None:
+        attempts = attempts.filter(player_id=player_id)
+    return attempts.first()

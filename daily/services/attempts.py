@@ -3,29 +3,22 @@
 from __future__ import annotations
 
 import datetime
-import json
-import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import nullcontext
-from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
-import orjson
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
-from psycopg import sql as psycopg_sql
 
 import farkle
 from daily import game_cache
 from daily.models import Attempt, Player, Puzzle, ScoreCount
 from daily.selectors.attempts import attempt_of_player
 from daily.services.foresight import foresight_fields
-from daily.services.puzzles import daily_player_counted, puzzle_row_condition
-from farkle_site.db import statement_cursor, violated
+from daily.services.puzzles import daily_player_counted
+from farkle_site.db import violated
 from farkle_site.domain import Conflict, NotFound
-
-if TYPE_CHECKING:
-    from farkle_site.sessions import SessionRow
 
 
 def _closed_code(puzzle: Puzzle) -> str:
@@ -85,231 +78,23 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
     return Attempt.objects.create(official=False, dice_source=Attempt.DiceSource.OWN, **fields)
 
 
-# The puzzle's count of players, one more when the statement's ``made`` CTE inserted an attempt.
-_COUNTED = (
-    'counted AS (UPDATE "daily_puzzle" SET "players" = "players" + 1 '
-    'WHERE "id" = %s AND EXISTS (SELECT 1 FROM made))'
-)
-
-
-def new_guest_start_applies(*, puzzle: Puzzle, now: datetime.datetime) -> bool:
-    """Whether a fresh browser's start on ``puzzle`` may take ``attempt_start_as_new_guest``:
-    Postgres (its statement), and the puzzle still open (an archive's game is practice)."""
-    return connection.vendor == "postgresql" and now < puzzle.ends_at
-
-
-def attempt_start_as_new_guest(
-    *,
-    player_id: int,
-    name: str,
-    browser_id: uuid.UUID | None,
-    session_row: SessionRow | None,
-    puzzle: Puzzle,
-    now: datetime.datetime,
-) -> Attempt | None:
-    """A browser's first game on an open puzzle (every player of the midnight rush): its guest
-    (named ``name``, under ``player_id`` from ``player_id_reserve``), its official attempt, and
-    the browser's new session naming the guest (``session_row``, when given), stored and counted
-    in one statement. None, with nothing stored, when the guest cannot be created so (the browser
-    has its player already, someone holds the name or the id, the session's key is taken), the
-    puzzle is not open, or ``puzzle`` (a process's copy) is not of the row that stands under its
-    id: the caller then takes the usual way (``player_for_browser``, ``attempt_start``) on a
-    proven puzzle. The attempt's ``player`` is the new guest.
-    """
-    attempt_start_allowed(puzzle=puzzle, now=now)
-    if not new_guest_start_applies(puzzle=puzzle, now=now):
-        return None
-    player, attempt = _new_guest_game(
-        player_id=player_id, name=name, browser_id=browser_id, puzzle=puzzle, now=now
-    )
-    # The puzzle may be a process's copy, unproven (``daily_get_or_create``): nothing is stored
-    # unless its row is the one the copy was made of.
-    same_row, same_row_params = puzzle_row_condition("p", puzzle)
-    # The session's row, naming the guest, stored only with it.
-    session = None if session_row is None else (session_row.table, session_row.columns)
-    with statement_cursor(connection) as cursor:
-        sql, player_values, attempt_values = _guest_statement(same_row, session)
-        params = [
-            *(value_of(player) for value_of in player_values),
-            *same_row_params,
-            *(() if session_row is None else session_row.values),
-            *(value_of(attempt) for value_of in attempt_values),
-            puzzle.pk,
-        ]
-        try:
-            # A savepoint in a transaction of the caller's, which a refused session must not spoil.
-            with transaction.atomic() if connection.in_atomic_block else nullcontext():
-                cursor.execute(sql, params)
-        except IntegrityError as error:
-            # The session's key is taken (one chance in 36**32): the usual way draws another.
-            if session_row is None or not _key_taken(error, f"{session_row.table}_pkey"):
-                raise
-            return None
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    for instance, pk in zip((player, attempt), row, strict=True):
-        instance.pk = pk
-        instance._state.adding = False
-        instance._state.db = connection.alias
-    attempt.player = player
-    transaction.on_commit(partial(daily_player_counted, puzzle))
-    return attempt
-
-
-def _new_guest_game(
-    *, player_id: int, name: str, browser_id: uuid.UUID | None, puzzle: Puzzle, now
-) -> tuple[Player, Attempt]:
-    """The guest and its official attempt that ``attempt_start_as_new_guest`` stores, unsaved."""
-    player = Player(pk=player_id, display_name=name, browser_id=browser_id, created_at=now)
-    attempt = Attempt(
-        player=player,
-        puzzle=puzzle,
-        official=True,
-        actions=[],
-        started_at=now,
-        updated_at=now,
-        deadline=puzzle.closes_at,
-    )
-    return player, attempt
-
-
-def _key_taken(error: IntegrityError, constraint: str) -> bool:
-    # Postgres only (the one database with this statement): a unique violation of exactly that
-    # constraint, never another error that names none (a column's NOT NULL).
-    cause = error.__cause__
-    name = getattr(getattr(cause, "diag", None), "constraint_name", None)
-    return getattr(cause, "sqlstate", None) == "23505" and name == constraint
-
-
-# A new guest's official attempt: the fields that differ from one start to the next; every other
-# field holds its default, the same in every start.
-_VARYING = ("puzzle", "started_at", "updated_at", "deadline")
-# The guest's fields its statement writes, in the order of its placeholders and values.
-_GUEST_FIELDS = ("id", "display_name", "browser_id", "created_at")
-
-
-@lru_cache(maxsize=8)
-def _guest_statement(same_row: str, session: tuple[str, tuple[str, ...]] | None) -> tuple:
-    """``attempt_start_as_new_guest``'s statement for the puzzle's condition ``same_row`` (a
-    day's or a challenge's) and the session's table and columns, or none, and the functions that
-    give the guest's and the attempt's values as Django would save them, in order: written once
-    per process and shape (a handful) rather than in every start of the midnight rush (issue
-    15). Postgres only, inside a cursor's block (``_constants_sql``)."""
-    qn = connection.ops.quote_name
-    guest_fields = [Player._meta.get_field(name) for name in _GUEST_FIELDS]
-    varying = [Attempt._meta.get_field(name) for name in _VARYING]
-    session_sql = ""
-    if session is not None:
-        table, columns = session
-        session_sql = (
-            f"browser AS (INSERT INTO {qn(table)} ({', '.join(qn(c) for c in columns)}) "
-            f"SELECT {', '.join(['%s'] * len(columns))} FROM guest), "
-        )
-    constants = _constants_sql()
-    pk = qn(Player._meta.pk.column)
-    sql = (
-        f"WITH guest AS (INSERT INTO {qn(Player._meta.db_table)} "
-        f"({', '.join(qn(f.column) for f in guest_fields)}) "
-        f"SELECT {', '.join(['%s'] * len(guest_fields))} "
-        f"WHERE EXISTS (SELECT 1 FROM {qn(Puzzle._meta.db_table)} AS p WHERE {same_row}) "
-        # Any unique index: the browser's (it has a player), the name's (someone has it), the
-        # id's (a database whose sequence started again since the id was reserved).
-        f"ON CONFLICT DO NOTHING RETURNING {pk}), "
-        f"{session_sql}"
-        # A new player has no official attempt: nothing to conflict with.
-        f"made AS (INSERT INTO {qn(Attempt._meta.db_table)} "
-        f"({qn('player_id')}, {', '.join(qn(f.column) for f in varying)}, {constants[0]}) "
-        f"SELECT guest.{pk}, {', '.join(['%s'] * len(varying))}, "
-        f"{constants[1]} FROM guest RETURNING {qn(Attempt._meta.pk.column)}), "
-        f"{_COUNTED} SELECT guest.{pk}, made.{qn(Attempt._meta.pk.column)} "
-        "FROM guest CROSS JOIN made"
-    )
-
-    def stored(field):
-        # The guest's value as given, without pre_save: the caller sets its creation, and no
-        # field of a player is set on saving (an auto_now one would need pre_save, as below).
-        prepare = _prepare_plainly(field, connection.vendor)
-        return lambda player: prepare(getattr(player, field.attname))
-
-    def pre_saved(field):
-        # The attempt's value as Django would save it (``pre_save``: an auto_now field's now).
-        prepare = _prepare_plainly(field, connection.vendor)
-        return lambda attempt: prepare(field.pre_save(attempt, add=True))
-
-    return sql, tuple(map(stored, guest_fields)), tuple(map(pre_saved, varying))
-
-
-_constants: tuple[str, str] | None = None
-
-
-def _constants_sql() -> tuple[str, str]:
-    """The columns of a new guest's official attempt that hold the same value in every start, and
-    those values as SQL literals (psycopg's quoting), written once per process: sent as
-    parameters, they were adapted again in every start, a fifth of its statement's parameters'
-    cost (issue 15). The statement itself is prepared by Postgres after a few runs (settings,
-    ``prepare_threshold``; not with ``DATABASE_PREPARED_STATEMENTS=0``). Postgres only, inside a
-    cursor's block (the connection is open)."""
-    global _constants
-    if _constants is None:
-        template = Attempt(official=True, actions=[])
-        fields = [
-            f
-            for f in Attempt._meta.concrete_fields
-            if not f.primary_key and f.attname != "player_id" and f.name not in _VARYING
-        ]
-        values = [f.get_db_prep_save(f.pre_save(template, add=True), connection) for f in fields]
-        _constants = (
-            ", ".join(connection.ops.quote_name(f.column) for f in fields),
-            # Escaped for the placeholders' parsing, which the statement still goes through.
-            ", ".join(
-                psycopg_sql.Literal(v).as_string(connection.connection).replace("%", "%%")
-                for v in values
-            ),
-        )
-    return _constants
-
-
 def _official_insert(attempt: Attempt) -> bool:
     """Store ``attempt`` and count its player on the puzzle, unless the player has an official
     attempt there already (False): the partial unique index decides between two simultaneous
     first starts.
 
-    One statement, committed on its own: the puzzle's row is the hottest of the midnight rush
-    (every first start counts on it), and a transaction of several statements would hold its
-    lock across round trips to a busy web process (a thread waiting for the GIL between the
-    UPDATE and the COMMIT stalls every start behind it). Here the lock lasts the commit only.
+    The insert comes first and the count last: the puzzle's row is the hottest of the midnight
+    rush (every first start counts on it), and its lock is then held from the count to the
+    commit only.
     """
-    if connection.vendor != "postgresql":
-        # SQLite (development only) has no INSERT inside WITH.
-        try:
-            with transaction.atomic():
-                attempt.save(force_insert=True)
-                Puzzle.objects.filter(pk=attempt.puzzle_id).update(players=F("players") + 1)
-        except IntegrityError as error:
-            if not violated(error, "attempt_one_official_per_player_and_puzzle"):
-                raise
-            return False
-        return True
-    qn = connection.ops.quote_name
-    fields = [f for f in Attempt._meta.concrete_fields if not f.primary_key]
-    values = [f.get_db_prep_save(f.pre_save(attempt, add=True), connection) for f in fields]
-    sql = (
-        f"WITH made AS (INSERT INTO {qn(Attempt._meta.db_table)} "
-        f"({', '.join(qn(f.column) for f in fields)}) VALUES ({', '.join(['%s'] * len(fields))}) "
-        # The target is attempt_one_official_per_player_and_puzzle, partial index and all.
-        f"ON CONFLICT ({qn('player_id')}, {qn('puzzle_id')}) WHERE {qn('official')} DO NOTHING "
-        f"RETURNING {qn(Attempt._meta.pk.column)}), "
-        f"{_COUNTED} SELECT {qn(Attempt._meta.pk.column)} FROM made"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, attempt.puzzle_id])
-        row = cursor.fetchone()
-    if row is None:
+    try:
+        with transaction.atomic():
+            attempt.save(force_insert=True)
+            Puzzle.objects.filter(pk=attempt.puzzle_id).update(players=F("players") + 1)
+    except IntegrityError as error:
+        if not violated(error, "attempt_one_official_per_player_and_puzzle"):
+            raise
         return False
-    attempt.pk = row[0]
-    attempt._state.adding = False
-    attempt._state.db = connection.alias
     return True
 
 
@@ -328,13 +113,8 @@ def attempt_act(
     turn's time is refused (``turn_timed_out``) and the turn ends with nothing banked.
     """
     parsed = farkle.action_from_dict(action)
-    remembered = game_cache.latest(attempt_id)
-    if remembered is not None:
-        done = _act_remembered(*remembered, player_id=player_id, step=step, action=parsed, now=now)
-        if done is not None:
-            return done
     attempt = _attempt_of(attempt_id=attempt_id, player_id=player_id)
-    game = attempt.game()
+    game = _game(attempt)
     if _actionable(attempt, game, now=now) and _timed_out(attempt, now):
         # Seed 001: an action the server receives at or after the turn's end is refused, and
         # the turn ends with nothing banked.
@@ -351,7 +131,7 @@ def attempt_act(
     if not counted:
         # Another action, or the close, came first: answer with the game as it now is.
         current = _attempt_of(attempt_id=attempt_id, player_id=player_id)
-        current_game = current.game()
+        current_game = _game(current)
         _check_actionable(current, current_game, step=step, now=now)
         raise Conflict(
             "stale_step",
@@ -361,30 +141,11 @@ def attempt_act(
     return attempt, game
 
 
-def _act_remembered(
-    attempt: Attempt,
-    game: farkle.Game,
-    *,
-    player_id: int | None,
-    step: int,
-    action: farkle.Action,
-    now: datetime.datetime,
-) -> tuple[Attempt, farkle.Game] | None:
-    """The action applied to the attempt as this process last read or wrote it, without reading
-    it again (daily/game_cache.py); None when anything is not plainly accepted, for the full path
-    to read the row and answer (a refusal always comes from the row as it stands)."""
-    if attempt.player_id != player_id or attempt.step != step:
-        return None
-    if not _actionable(attempt, game, now=now) or _timed_out(attempt, now):
-        return None
-    try:
-        moved = game.apply(action)
-    except farkle.FarkleError:
-        return None
-    if not _write(attempt, moved, _changes(attempt, moved, action, now=now), step=step):
-        return None
-    game_cache.check_row(attempt, moved)
-    return attempt, moved
+def _game(attempt: Attempt) -> farkle.Game:
+    """The attempt's game (``Attempt.game``), its replay found in this process's cache of games
+    when it holds the one of this row's step (daily/game_cache.py)."""
+    game = game_cache.game_of(attempt)
+    return game.ended_by_close() if attempt.finalised_at_close else game
 
 
 def attempt_clock(
@@ -396,7 +157,7 @@ def attempt_clock(
     game is next read or acted on (the challenge's close finalises what is never read again).
     The timeout is stored as an action, so every replay reproduces it.
     """
-    game = attempt.game() if game is None else game
+    game = _game(attempt) if game is None else game
     if not (_actionable(attempt, game, now=now) and _timed_out(attempt, now)):
         return attempt, game
     ended = attempt.turn_deadline()
@@ -407,7 +168,7 @@ def attempt_clock(
         return attempt, timed_out
     # An action or another read wrote first: the game as it now is.
     attempt.refresh_from_db()
-    return attempt, attempt.game()
+    return attempt, _game(attempt)
 
 
 def _timed_out(attempt: Attempt, now: datetime.datetime) -> bool:
@@ -469,112 +230,23 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
     return True
 
 
-_STARTED_AT = Attempt._meta.get_field("started_at")
-
-
-# Django's own field classes, whose preparation ``_prepare_plainly`` gives.
-_PLAIN_FIELDS = frozenset(
-    {
-        models.IntegerField,
-        models.SmallIntegerField,
-        models.BigIntegerField,
-        models.PositiveIntegerField,
-        models.PositiveSmallIntegerField,
-        models.PositiveBigIntegerField,
-        models.CharField,
-        models.DateTimeField,
-        models.DurationField,
-    }
-)
-
-
-def _prepare_plainly(field, vendor: str) -> Callable[[Any], Any]:
-    """Django's ``field.get_db_prep_save`` of a value, on Postgres, without its chain of calls for
-    the values an action writes to Django's own fields. An ``int`` of an integer field is
-    wrapped in the integer type Django gives psycopg (so that the prepared statement's parameter
-    types do not vary); a ``str`` of a character field, an aware ``datetime`` of a date-time
-    field (Django warns of and converts naive ones only: those without an offset), a
-    ``timedelta`` of a duration (a native interval) and a ``None`` are Django's own answer
-    already. Anything else goes to Django. Six fields' values cost 22 µs through Django, 2 % of
-    an action in process (issue 15)."""
-    prepare = field.get_db_prep_save
-    if vendor != "postgresql" or type(field) not in _PLAIN_FIELDS:
-        # (A field class of its own may prepare its values its own way.)
-        return lambda value: prepare(value, connection)
-    kind = field.get_internal_type()
-    wrap = getattr(connection.ops, "integerfield_type_map", {}).get(kind)
-    if wrap is not None:
-        return lambda value: wrap(value) if type(value) is int else prepare(value, connection)
-    plain = {
-        "CharField": str,
-        "DateTimeField": datetime.datetime,
-        "DurationField": datetime.timedelta,
-    }.get(kind)
-    if plain is None:
-        return lambda value: prepare(value, connection)
-    if plain is datetime.datetime:
-        return lambda value: (
-            value
-            if value is None or (type(value) is plain and value.utcoffset() is not None)
-            else prepare(value, connection)
-        )
-    return lambda value: (
-        value if value is None or type(value) is plain else prepare(value, connection)
-    )
-
-
-@lru_cache(maxsize=32)
-def _store_sql(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple, Callable[[Any], Any]]:
-    """The statement ``_store`` runs for these changed fields (the actions apart), how each
-    field's value is prepared, in order, and how the start is: written once per process and set
-    of fields (a handful)."""
-    quote = connection.ops.quote_name
-    meta = Attempt._meta
-    fields = tuple(meta.get_field(name) for name in names)
-    assignments = [f"{quote(field.column)} = %s" for field in fields]
-    actions = quote(meta.get_field("actions").column)
-    if vendor == "postgresql":
-        # The action comes as JSON text (``_store``), cast here.
-        assignments.append(f"{actions} = {actions} || %s::jsonb")
-    else:
-        # SQLite (the embedded development default): its JSON functions append in place.
-        assignments.append(f"{actions} = json_insert({actions}, '$[#]', json(%s))")
-    sql = (
-        f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)}"
-        f" WHERE {quote('id')} = %s AND {quote('player_id')} = %s"
-        f" AND {quote('started_at')} = %s AND {quote('step')} = %s AND {quote('state')} <> %s"
-    )
-    prepares = tuple((field.name, _prepare_plainly(field, vendor)) for field in fields)
-    return sql, prepares, _prepare_plainly(_STARTED_AT, vendor)
-
-
 def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     """Write ``changes`` if the attempt is still at ``step`` and not finished (the close may have
-    finalised it since it was read), and is still the same player's game that started then
-    (an action may start from the row as this process last saw it); whether it was.
+    finalised it since it was read), and is still the same player's game that started then;
+    whether it was.
 
-    The hottest write of the site (issue 15), hand-written: the new action is appended to the
-    stored list in the database rather than the whole list sent back, and no queryset is
-    compiled. The step condition makes the append exact: the stored list holds one action per
-    step, the ones the game was replayed from.
+    The step condition makes the write exact (an optimistic lock): the stored list holds one
+    action per step, the ones the game was replayed from, so of two writes computed from one
+    step only the first lands.
     """
-    names = tuple(name for name in changes if name != "actions")
-    sql, prepares, prepare_started_at = _store_sql(connection.vendor, names)
-    params = [prepare(changes[name]) for name, prepare in prepares]
-    appended = changes["actions"][-1]
-    if connection.vendor == "postgresql":
-        # Text for the statement's cast, written by orjson: Django's Jsonb parameter went
-        # through psycopg's JSON dumper and Python's encoder, 3 % of an action's CPU (issue 15).
-        # An action's dict holds ints, strings and a list of ints: the same JSON value either way.
-        params.append(orjson.dumps([appended]).decode())
-    else:
-        params.append(json.dumps(appended))
-    started_at = prepare_started_at(attempt.started_at)
-    with statement_cursor(connection) as cursor:
-        cursor.execute(
-            sql, [*params, attempt.pk, attempt.player_id, started_at, step, Attempt.State.FINISHED]
+    stored = (
+        Attempt.objects.filter(
+            pk=attempt.pk, player_id=attempt.player_id, started_at=attempt.started_at, step=step
         )
-        return cursor.rowcount == 1
+        .exclude(state=Attempt.State.FINISHED)
+        .update(**changes)
+    )
+    return stored == 1
 
 
 def _attempt_of(*, attempt_id: int, player_id: int | None) -> Attempt:
@@ -618,39 +290,26 @@ def _check_actionable(
         )
 
 
-# Written out for its RETURNING (Postgres; SQLite from 3.35): the count after the increment is
-# the new attempts' last place within the score, read under the row lock the increment takes.
-_SCORE_COUNT_ADD = (
-    "UPDATE daily_scorecount SET count = count + %s WHERE puzzle_id = %s AND score = %s "
-    "RETURNING count"
-)
-
-
 def score_count_add(*, puzzle: Puzzle, score: int, count: int = 1) -> int:
     """Count ``count`` more official finished attempts with ``score`` (inside the caller's
     transaction); the score's count after them, which is the last new attempt's
     ``score_position``.
 
     The row lock the increment takes, held to the caller's commit, serialises the attempts
-    counted with one score: two finishes of a score never get one place."""
-    with connection.cursor() as cursor:
-        cursor.execute(_SCORE_COUNT_ADD, [count, puzzle.pk, score])
-        row = cursor.fetchone()
-        if row is not None:
-            return row[0]
+    counted with one score: two finishes of a score never get one place, and the count read
+    after the increment, under that lock, is this increment's."""
+    counts = ScoreCount.objects.filter(puzzle=puzzle, score=score)
+    if counts.update(count=F("count") + count) == 0:
         try:
             with transaction.atomic():
                 ScoreCount.objects.create(puzzle=puzzle, score=score, count=count)
             return count
         except IntegrityError:
             # Another finish created the row first: count on it.
-            cursor.execute(_SCORE_COUNT_ADD, [count, puzzle.pk, score])
-            return cursor.fetchone()[0]
+            counts.update(count=F("count") + count)
+    return counts.values_list("count", flat=True).get()
 
 
 def _position_store(attempt_id: int, position: int) -> None:
     """Store a counted attempt's place within its score (in the counting transaction)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE daily_attempt SET score_position = %s WHERE id = %s", [position, attempt_id]
-        )
+    Attempt.objects.filter(pk=attempt_id).update(score_position=position)

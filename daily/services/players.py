@@ -4,16 +4,14 @@
 from __future__ import annotations
 
 import datetime
-import os
 import secrets
-import threading
 import uuid
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from daily.models import Player
 from daily.rules.names import display_name_clean
@@ -56,45 +54,6 @@ _DRAWS = 20
 _NAME_CONSTRAINT = "player_display_name_unique_ci"
 
 
-# Ids this process took from the players' sequence for guests it has yet to create, in blocks:
-# a fresh browser's session, which names its player, is inserted in the statement that creates
-# the player (the midnight rush, docs/performance.md), so the id is needed first.
-_RESERVED_BLOCK = 32
-_reserved: list[int] = []
-_reserved_lock = threading.Lock()
-
-
-def _forget_reserved() -> None:
-    # A forked child must not hand out the ids its parent also holds, nor wait for a lock that
-    # a thread of its parent held as it forked.
-    global _reserved_lock
-    _reserved.clear()
-    _reserved_lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_forget_reserved)
-
-
-def player_id_reserve() -> int | None:
-    """An id the players' sequence gave this process alone, for a player to create with it; one
-    round trip per block of ids. None on a database without sequences (SQLite). A sequence set
-    back (a database restored in place) may give it again: an insert under it then conflicts,
-    and ``attempt_start_as_new_guest``, the one user, stores nothing."""
-    if connection.vendor != "postgresql":
-        return None
-    with _reserved_lock:
-        if not _reserved:
-            table = connection.ops.quote_name(Player._meta.db_table)
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                    [table, Player._meta.pk.column, _RESERVED_BLOCK],
-                )
-                # Handed out from the end: reversed, the smallest first.
-                _reserved.extend(sorted((row[0] for row in cursor.fetchall()), reverse=True))
-        return _reserved.pop()
-
-
 def display_name_generate(*, crowded: bool = False) -> str:
     """A friendly random name such as "Brave Badger 42" (at most 24 characters)."""
     number = secrets.randbelow(99) + 1
@@ -118,24 +77,23 @@ def player_create(
     browser_id: uuid.UUID | None = None,
 ) -> Player:
     """A new player named ``display_name`` (already clean; a refusal ``name_taken`` when held), or
-    with a generated name that no one else holds."""
+    with a generated name that no one else holds: the one way a player, a guest included, is
+    created. An IntegrityError when another player has ``browser_id`` already."""
     fields = {"user": user, "browser_id": browser_id, "created_at": now}
-    if display_name is not None:
+    named = display_name is not None
+    for draw in range(1 if named else _DRAWS * 2):
+        name = display_name if named else display_name_generate(crowded=draw >= _DRAWS)
         try:
             with transaction.atomic():
-                return Player.objects.create(display_name=display_name, **fields)
-        except IntegrityError as error:
-            if not violated(error, _NAME_CONSTRAINT):
-                raise
-            raise _name_taken(display_name) from None
-    for draw in range(_DRAWS * 2):
-        try:
-            with transaction.atomic():
-                name = display_name_generate(crowded=draw >= _DRAWS)
                 return Player.objects.create(display_name=name, **fields)
         except IntegrityError as error:
-            if not violated(error, _NAME_CONSTRAINT):
+            # SQLite names no constraint: the browser's player is then looked for.
+            if not violated(error, _NAME_CONSTRAINT) or (
+                browser_id is not None and Player.objects.filter(browser_id=browser_id).exists()
+            ):
                 raise
+            if named:
+                raise _name_taken(display_name) from None
     raise Unavailable("busy", "No free player name could be drawn; please try again.")
 
 
@@ -176,51 +134,18 @@ def player_for_browser(
             return player
         # An account whose player was removed gets a new one, still its own.
         return player_create(now=now, user=user, display_name=display_name)
-    # A browser's first game (every player of the midnight rush): inserted straight away, the
-    # unique indexes deciding, rather than looked for first and then inserted in a transaction.
-    for draw in range(_DRAWS * 2):
-        name = display_name or display_name_generate(crowded=draw >= _DRAWS)
-        player = _guest_insert(name=name, browser_id=browser_id, now=now)
+    if browser_id is not None:
+        player = Player.objects.filter(browser_id=browser_id).first()
         if player is not None:
             return player
-        # Nothing inserted: either this browser has its player (made by an earlier request, or
-        # by its other first request a moment ago: the insert waited for that one to commit),
-        # or the name is someone else's.
-        if browser_id is not None:
-            player = Player.objects.filter(browser_id=browser_id).first()
-            if player is not None:
-                return player
-        if display_name is not None:
-            raise _name_taken(display_name)
-    raise Unavailable("busy", "No free player name could be drawn; please try again.")
-
-
-def _guest_insert(
-    *, name: str, browser_id: uuid.UUID | None, now: datetime.datetime
-) -> Player | None:
-    """A new guest named ``name``, or None when a unique index (its browser's, the name's) already
-    holds one: one statement, no exception, no transaction of its own."""
-    fields = {f.name: f for f in Player._meta.concrete_fields}
-    values = {"display_name": name, "browser_id": browser_id, "created_at": now}
-    columns = ", ".join(connection.ops.quote_name(fields[k].column) for k in values)
-    params = [fields[k].get_db_prep_save(v, connection) for k, v in values.items()]
-    table = connection.ops.quote_name(Player._meta.db_table)
-    pk = connection.ops.quote_name(Player._meta.pk.column)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({columns}) VALUES (%s, %s, %s) "
-            f"ON CONFLICT DO NOTHING RETURNING {pk}",
-            params,
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    # As if read from the database: a later save() updates it rather than inserting it again.
-    return Player.from_db(
-        connection.alias,
-        ["id", "display_name", "user_id", "browser_id", "created_at"],
-        [row[0], name, None, browser_id, now],
-    )
+    try:
+        return player_create(now=now, browser_id=browser_id, display_name=display_name)
+    except IntegrityError:
+        # This browser's other first request (a double click) created its player meanwhile:
+        # the unique browser id refused the second one.
+        if browser_id is None:
+            raise
+        return Player.objects.get(browser_id=browser_id)
 
 
 def account_username_clean(username: str) -> str:

@@ -14,7 +14,6 @@ from django.db import IntegrityError, connection, transaction
 import farkle
 from daily.models import DAILY_GRACE, Puzzle
 from daily.rules.calendar import day_start, first_day, published_until
-from farkle_site.db import ModelColumns, model_copy, statement_cursor
 from farkle_site.domain import NotFound
 
 
@@ -45,22 +44,15 @@ def daily_create(*, day: datetime.date) -> bool:
 
 
 def daily_get_or_create(
-    *, day: datetime.date, now: datetime.datetime, counters: bool = True, recent: bool = False
+    *, day: datetime.date, now: datetime.datetime, recent: bool = False
 ) -> Puzzle:
     """The daily of ``day``, created on first use exactly as the rollover would; NotFound
     ``not_found`` for a day beyond the published horizon (whatever the client's clock says) or
     before the first day. Tomorrow's daily exists, upcoming: its commitment is public.
 
     A daily's row never changes but for its counters (``players``, and ``closed_at`` and
-    ``final_stats`` from the close): the rest is kept in the cache, and the counters are read
-    fresh by one lean query, or not at all when ``counters`` is False (starting an attempt reads
-    none of them, and must not show them). Once this process has seen the daily, neither needs
-    the shared cache.
-
-    Without the counters, this process's copy is returned unproven: its row may be gone, or its
-    id another puzzle's (a database restored in place). Only a statement that checks the row
-    (``puzzle_row_condition``, as a fresh browser's start does) may rely on it; anything else
-    first reads the daily again with its counters, which proves the copy.
+    ``final_stats`` from the close): the rest is kept in the shared cache, and the counters are
+    read fresh by one lean query, which also proves the cached copy is of the row that stands.
 
     With ``recent``, the counters of the day in play may be the ones this process read up to
     ``FARKLE_RECENT_COUNTERS_MS`` ago, with its own starts counted since: what a day's page shows
@@ -69,28 +61,17 @@ def daily_get_or_create(
     if day > published_until(now) or day < first_day():
         raise NotFound("not_found", f"There is no daily for {day.isoformat()}.")
     key = _cache_key(day)
-    known = _known.get(key)
-    if known is not None:
-        # The counters' query finds the row by its id, day and commitment, so it also proves
-        # this process's copy is of the row that stands: no need to ask the shared cache. A
-        # start's copy goes unproven: the start's statement proves it (see the docstring).
-        puzzle = model_copy(known)
-        if not counters:
-            return puzzle
+    puzzle = cache.get(key)
+    if puzzle is not None:
         if recent and now < puzzle.ends_at and _recent_counters_set(key, puzzle):
             return puzzle
         if _counters_read(puzzle, key):
             return puzzle
-    puzzle = cache.get(key)
-    if puzzle is not None and (not counters or _counters_read(puzzle, key)):
-        _known[key] = model_copy(puzzle)
-        return puzzle
     puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
     if puzzle is None:
         daily_create(day=day)
         puzzle = Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
     cache.set(key, puzzle, _CACHED_SECONDS)
-    _known[key] = model_copy(puzzle)
     _recent_keep(key, puzzle)
     return puzzle
 
@@ -98,10 +79,8 @@ def daily_get_or_create(
 # Every start and every read of a day finds its daily (2,000 of each in the midnight rush's first
 # seconds): from the cache, about a tenth of the ORM's query (docs/performance.md).
 _CACHED_SECONDS = 3600
-_COUNTERS = ModelColumns(Puzzle, "p", ("players", "closed_at", "final_stats"))
-# This process's copies of the dailies it has read, by cache key: a row's fixed fields never
-# change, but a database restored in place may number its rows otherwise.
-_known: dict[str, Puzzle] = {}
+# The fields of a daily that change after it is created.
+_COUNTERS = ("players", "closed_at", "final_stats")
 
 
 @functools.cache
@@ -120,18 +99,6 @@ def _cache_key(day: datetime.date) -> str:
     return f"farkle:daily:{identity}:{day.isoformat()}"
 
 
-def puzzle_row_condition(alias: str, puzzle: Puzzle) -> tuple[str, list]:
-    """SQL true of the row ``alias`` when it is the one ``puzzle`` was read from, and its
-    parameters: the same id, day and commitment (the commitment names the seed, hence the
-    dice), whatever has become of the database since the copy was made."""
-    qn = connection.ops.quote_name
-    column = f"{alias}.{qn('day')}"
-    # A challenge has no day: NULL, which "=" never matches.
-    day, day_params = (f"{column} = %s", [puzzle.day]) if puzzle.day else (f"{column} IS NULL", [])
-    sql = f"{alias}.{qn(Puzzle._meta.pk.column)} = %s AND {day} AND {alias}.{qn('commitment')} = %s"
-    return sql, [puzzle.pk, *day_params, puzzle.commitment]
-
-
 # The midnight rush reads today's daily 2,000 times in a few seconds, each time a statement of
 # its own for a count that changes as fast (docs/performance.md): a second behind is still news
 # (settings.FARKLE_RECENT_COUNTERS_MS). By cache key: when this process last read a daily's
@@ -145,7 +112,7 @@ def _recent_counters_set(key: str, puzzle: Puzzle) -> bool:
     entry = _recent.get(key)
     if entry is None or (time.monotonic() - entry[0]) * 1000 >= settings.FARKLE_RECENT_COUNTERS_MS:
         return False
-    for name, value in zip(_COUNTERS.attnames, entry[1], strict=True):
+    for name, value in zip(_COUNTERS, entry[1], strict=True):
         setattr(puzzle, name, value)
     return True
 
@@ -166,20 +133,18 @@ def daily_player_counted(puzzle: Puzzle) -> None:
 def _counters_read(puzzle: Puzzle, key: str) -> bool:
     """Read the puzzle's counters into it, and keep them as this process's recent ones under
     ``key``; False when its row is gone (a stale cache entry)."""
-    qn = connection.ops.quote_name
-    same_row, params = puzzle_row_condition("p", puzzle)
-    with statement_cursor(connection) as cursor:
-        cursor.execute(
-            f"SELECT {_COUNTERS.select(connection)} FROM {qn(Puzzle._meta.db_table)} AS p "
-            f"WHERE {same_row}",
-            params,
-        )
-        row = cursor.fetchone()
-    if row is None:
+    # The same id, day and commitment (the commitment names the seed, hence the dice): the row
+    # the cached copy was made of, whatever has become of the database since.
+    counters = (
+        Puzzle.objects.filter(pk=puzzle.pk, day=puzzle.day, commitment=puzzle.commitment)
+        .values_list(*_COUNTERS)
+        .first()
+    )
+    if counters is None:
         with _recent_lock:
             _recent.pop(key, None)
         return False
-    for name, value in zip(_COUNTERS.attnames, _COUNTERS.convert(connection, row), strict=True):
+    for name, value in zip(_COUNTERS, counters, strict=True):
         setattr(puzzle, name, value)
     _recent_keep(key, puzzle)
     return True
@@ -190,6 +155,6 @@ def _recent_keep(key: str, puzzle: Puzzle) -> None:
     # Read inside a transaction, they may hold the caller's own changes, not yet committed.
     if connection.in_atomic_block:
         return
-    values = tuple(getattr(puzzle, name) for name in _COUNTERS.attnames)
+    values = tuple(getattr(puzzle, name) for name in _COUNTERS)
     with _recent_lock:
         _recent[key] = (time.monotonic(), values)

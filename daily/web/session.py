@@ -6,11 +6,7 @@ Pages and APIs call these; services and selectors take plain values (``user``, `
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import datetime
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -21,9 +17,6 @@ from daily.rules.names import display_name_clean
 from daily.selectors.players import player_find
 from daily.services.players import player_for_browser, player_rename
 from farkle_site.middleware import browser_id_of
-
-if TYPE_CHECKING:
-    from farkle_site.sessions import SessionRow
 
 
 def session_player(request: HttpRequest) -> Player | None:
@@ -80,36 +73,6 @@ def session_bind(request: HttpRequest, player: Player) -> None:
 def _session_tie(request: HttpRequest, player_id: int) -> None:
     request.session[settings.PLAYER_SESSION_KEY] = player_id
     _session_keep_alive(request)
-
-
-@dataclasses.dataclass
-class NewGuestBinding:
-    """A session bound to a guest about to be created: the session's row for the statement that
-    creates the guest to insert with it (None: the session is saved as usual), and whether it
-    was created (``created``, set by that statement's caller)."""
-
-    row: SessionRow | None
-    created: bool = False
-
-
-@contextlib.contextmanager
-def session_bound_to_new_guest(request: HttpRequest, player_id: int) -> Iterator[NewGuestBinding]:
-    """This browser's session tied to the guest about to be created under ``player_id``, with
-    its new row when it has none yet; as it was before, if the guest was not created."""
-    session = request.session
-    before = dict(session.items())
-    binding = NewGuestBinding(None)
-    try:
-        _session_tie(request, player_id)
-        new_row = getattr(session, "new_row", None)
-        binding.row = new_row() if new_row is not None else None
-        yield binding
-    finally:
-        if binding.row is not None:
-            session.row_inserted(binding.created)
-        if not binding.created:
-            session.clear()
-            session.update(before)
 
 
 def _session_keep_alive(request: HttpRequest) -> None:

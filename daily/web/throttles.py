@@ -11,8 +11,11 @@ class NewGuestThrottle(ScopedAddressThrottle):
     gets an official attempt, so minting guests to see the dice first costs time (scope
     ``guest_start``)."""
 
-    def counter(self, request, view):
+    def scope_for(self, view):
+        return "guest_start"
+
+    def get_cache_key(self, request, view):
+        # A browser with its player is not minting one: not counted.
         if session_player(request) is not None:
             return None
-        self.scope = "guest_start"
-        return self._counter(request, view)
+        return super().get_cache_key(request, view)

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 SHARED_CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "shared": {"BACKEND": "farkle_site.cache.RedisCache", "LOCATION": REDIS},
+    "shared": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS},
 }
 # The quickest ruled solve of a site table (a few seconds): what the worker test waits for.
 TABLE, RULES = "farkle-challenge", HouseRules(350, 0)

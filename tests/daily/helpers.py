@@ -19,9 +19,10 @@ def every_page(puzzle, *, size: int, ranked: int, now) -> list:
 
 
 def post(client: Client, url: str, data: Any = None, **extra):
-    """POST JSON (or nothing) and return the response."""
+    """POST JSON (or nothing, as the site's scripts send a start: no body, no content type) and
+    return the response."""
     if data is None:
-        return client.post(url, **extra)
+        return client.generic("POST", url, **extra)
     return client.post(url, data, content_type="application/json", **extra)
 
 

@@ -28,13 +28,14 @@ def _statements(work) -> list[str]:
     return [q["sql"] for q in queries]
 
 
-def test_a_daily_once_read_costs_one_lean_statement_and_a_start_none():
+def test_a_daily_once_read_costs_one_lean_statement():
     first = daily_get_or_create(day=DAY, now=NOON)
-    # Counted by hand: the counters' SELECT, by the puzzle's id; nothing for a start.
+    # Counted by hand: the counters' SELECT, by the puzzle's id, day and commitment.
     again = _statements(lambda: daily_get_or_create(day=DAY, now=NOON))
-    assert len(again) == 1 and 'p."players", p."closed_at", p."final_stats"' in again[0]
-    assert _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False)) == []
-    found = daily_get_or_create(day=DAY, now=NOON, counters=False)
+    assert len(again) == 1
+    selected = again[0].split(" FROM ")[0]
+    assert '"players"' in selected and '"commitment"' not in selected
+    found = daily_get_or_create(day=DAY, now=NOON)
     assert (found.pk, found.commitment, found.closes_at) == (
         first.pk,
         first.commitment,
@@ -89,30 +90,6 @@ def test_the_key_names_the_database_itself():
     )
 
 
-def test_a_daily_this_process_has_read_is_not_asked_of_the_cache_again(monkeypatch):
-    daily_get_or_create(day=DAY, now=NOON)
-    asked = []
-    original = puzzles.cache.get
-    monkeypatch.setattr(puzzles.cache, "get", lambda *a, **k: asked.append(a) or original(*a, **k))
-    shown = daily_get_or_create(day=DAY, now=NOON)
-    assert (asked, shown.pk) == ([], Puzzle.objects.get(day=DAY).pk)
-    # A start (no counters) asks neither: its attempt's foreign key is the row's proof.
-    start = _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False))
-    assert (asked, start) == ([], [])
-
-
-def test_a_start_in_a_process_new_to_the_daily_asks_the_cache_once(monkeypatch):
-    daily_get_or_create(day=DAY, now=NOON)
-    # Another process wrote the cache; this one has no copy yet.
-    monkeypatch.setattr(puzzles, "_known", {})
-    asked = []
-    original = puzzles.cache.get
-    monkeypatch.setattr(puzzles.cache, "get", lambda *a, **k: asked.append(a) or original(*a, **k))
-    first = _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False))
-    second = _statements(lambda: daily_get_or_create(day=DAY, now=NOON, counters=False))
-    assert (len(asked), first, second) == (1, [], [])
-
-
 def test_a_shown_daily_is_a_copy_the_caller_may_change():
     first = daily_get_or_create(day=DAY, now=NOON)
     first.players = 99
@@ -135,15 +112,17 @@ def test_a_start_on_a_kept_copy_not_of_the_row_that_stands_starts_on_the_day_its
         # A player already, by a game of yesterday's (closed: practice from the archive).
         start_daily(client, (DAY - datetime.timedelta(days=1)).isoformat())
     daily_get_or_create(day=DAY, now=NOON)
-    kept = puzzles._known[puzzles._cache_key(DAY)]
+    key = puzzles._cache_key(DAY)
+    kept = cache.get(key)
     tomorrow = _tomorrow()
     if copy_of == "a row now gone":
         # As after a database restored in place from before the day began: the row and its
-        # attempts are gone, while this process and the shared cache still hold the old row.
+        # attempts are gone, while the shared cache still holds the old row.
         Puzzle.objects.filter(pk=kept.pk).delete()
     else:
         # As after a restore that numbered the rows otherwise: the copy's id is tomorrow's.
         kept.pk = tomorrow.pk
+        cache.set(key, kept)
 
     started = start_daily(client, DAY.isoformat())
 

@@ -78,7 +78,18 @@ def test_new_players_are_throttled_by_address_not_a_forged_forwarded_one(setting
 def test_cross_site_form_is_refused_as_forged():
     browser = Client(enforce_csrf_checks=True)
     browser.get("/api/daily/today")
+    # A browser names the page a form is sent from (Origin): another site's is refused.
+    response = browser.post(
+        f"/api/daily/{DAY}/attempts",
+        "a=1",
+        content_type="application/x-www-form-urlencoded",
+        HTTP_ORIGIN="https://elsewhere.example",
+    )
+    assert (response.status_code, response.json()["code"]) == (403, "forbidden")
+    assert "CSRF" in response.json()["detail"]
+    # Without an Origin, the form's body is read for its token, and the API reads JSON only.
     response = browser.post(
         f"/api/daily/{DAY}/attempts", "a=1", content_type="application/x-www-form-urlencoded"
     )
-    assert (response.status_code, response.json()["code"]) == (403, "forbidden")
+    assert (response.status_code, response.json()["code"]) == (415, "unsupported_media_type")
+    assert not Attempt.objects.exists()

@@ -137,7 +137,9 @@ def test_challenge_creation_still_takes_well_typed_values(csrf_client, clock):
 @pytest.mark.django_db
 def test_an_unreachable_shared_cache_is_503_unavailable(csrf_client, clock, settings):
     # Port 9 (discard) has no Redis: the throttle cannot count, the answer is a wait, not a bug.
-    settings.CACHE_URL = "redis://127.0.0.1:9/0"
+    settings.CACHES = {
+        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": "redis://127.0.0.1:9/0"}
+    }
     body = {"username": "alice", "password": "secret"}
     response = csrf_client.post("/api/auth/login", body, content_type="application/json")
     _assert_json_error(response, 503, "unavailable")

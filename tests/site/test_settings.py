@@ -115,10 +115,34 @@ def test_database_of_tests_is_postgres_with_persistent_connections():
     database = settings.DATABASES["default"]
 
     assert (database["ENGINE"], database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"]) == (
-        "farkle_site.postgres",
+        "django.db.backends.postgresql",
         600,
         True,
     )
+
+
+@pytest.mark.parametrize(
+    ("cache_url", "backend", "engine"),
+    [
+        ("redis://127.0.0.1:6379/1", "django_redis.cache.RedisCache", "cached_db"),
+        (None, "django.core.cache.backends.locmem.LocMemCache", "db"),
+    ],
+)
+def test_a_redis_cache_url_shares_the_cache_and_the_sessions(
+    run_python, production_env, cache_url, backend, engine
+):
+    env = dict(production_env) if cache_url is None else {**production_env, "CACHE_URL": cache_url}
+    code = SETUP + "print(settings.CACHES['default']['BACKEND'], settings.SESSION_ENGINE)"
+
+    result = run_python("-c", code, env=env)
+
+    assert result.stdout == f"{backend} django.contrib.sessions.backends.{engine}\n", result.stderr
+
+
+def test_the_tests_use_the_redis_cache_production_uses():
+    # `make test` sets CACHE_URL: sessions, throttles and cached puzzles behave as in production.
+    assert settings.CACHES["default"]["BACKEND"] == "django_redis.cache.RedisCache"
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db"
 
 
 def test_time_zone_is_utc():

@@ -51,11 +51,11 @@ def test_processes_share_one_atomic_counter():
 
 
 def test_with_a_shared_cache_a_throttle_counts_in_redis(shared_redis, db, clock):
-    before = set(shared_redis.scan_iter("farkle:rl:*"))
+    before = set(shared_redis.scan_iter("*farkle:rl:*"))
     client = Client(REMOTE_ADDR="10.9.9.9")
     response = post(client, "/api/auth/login", {"username": "nobody", "password": "x"})
     assert response.status_code == 400
-    created = set(shared_redis.scan_iter("farkle:rl:*")) - before
+    created = set(shared_redis.scan_iter("*farkle:rl:*")) - before
     assert any(b"10.9.9.9" in key for key in created), created
 
 
@@ -91,12 +91,13 @@ def test_several_web_processes_count_one_limit(tmp_path):
     import urllib.error
     import urllib.request
 
-    import redis
+    from django_redis import get_redis_connection
 
     from tests.processes import shared_database_url
     from tests.site.test_slow_clients import _wait_listening, _web_command, free_port
 
-    server_keys = redis.Redis.from_url(REDIS)
+    # The servers share the test's cache (CACHE_URL), as production's processes share theirs.
+    server_keys = get_redis_connection("default")
     port = free_port()
     env = {
         **os.environ,
@@ -105,7 +106,6 @@ def test_several_web_processes_count_one_limit(tmp_path):
         "WEB_CONCURRENCY": "3",
         "WEB_THREADS": "1",
         "SECURE_SSL_REDIRECT": "0",
-        "CACHE_URL": REDIS,
         "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
     }
     server = subprocess.Popen(
@@ -153,7 +153,7 @@ def test_several_web_processes_count_one_limit(tmp_path):
         # run again, in the new minute (a run takes seconds).
         for _ in range(2):
             # Counters of an earlier run in the same minute would count too.
-            stale = list(server_keys.scan_iter("farkle:rl:*"))
+            stale = list(server_keys.scan_iter("*farkle:rl:*"))
             if stale:
                 server_keys.delete(*stale)
             started = time.time()
@@ -169,25 +169,20 @@ def test_several_web_processes_count_one_limit(tmp_path):
     assert runs[-1] == [400] * 20 + [429] * 4
 
 
-def test_a_shared_counter_expires_with_its_window(settings):
-    import redis
+def test_a_shared_counter_expires_with_its_window(shared_redis):
+    from django.core.cache import cache
 
     from farkle_site import ratelimit
 
-    settings.CACHE_URL = REDIS
-    server = redis.Redis.from_url(REDIS)
     name = f"test:{uuid.uuid4().hex}"
     now = 7_200.5  # 0.5 s into a window of an hour (windows start at multiples of it)
-    try:
-        counts = [ratelimit.hit(name, 3600, now=now).count for _ in range(3)]
-        (key,) = server.keys(f"farkle:rl:{name}:*")
-        # The first hit of the window set its expiry, the window's length and a second; no hit
-        # leaves a counter that never expires.
-        assert counts == [1, 2, 3]
-        assert key == f"farkle:rl:{name}:2".encode()
-        assert 3595 < server.ttl(key) <= 3601
-        server.persist(key)
-        ratelimit.hit(name, 3600, now=now)
-        assert server.ttl(key) == -1  # only the window's first hit sets it
-    finally:
-        server.delete(*server.keys(f"farkle:rl:{name}:*"))
+    counts = [ratelimit.hit(name, 3600, now=now).count for _ in range(3)]
+    (key,) = shared_redis.keys(f"*farkle:rl:{name}:*")
+    # The first hit of the window set its expiry, the window's length and a second; no hit
+    # leaves a counter that never expires.
+    assert counts == [1, 2, 3]
+    assert key == cache.make_key(f"farkle:rl:{name}:2").encode()
+    assert 3595 < shared_redis.ttl(key) <= 3601
+    shared_redis.persist(key)
+    ratelimit.hit(name, 3600, now=now)
+    assert shared_redis.ttl(key) == -1  # only the window's first hit sets it
