@@ -8,10 +8,10 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from daily.models import Attempt
-from daily.selectors.leaderboards import attempt_ranks
-from daily.services.foresight import attempt_hold, attempt_release
 from farkle import foresight
+from play.models import Attempt
+from play.selectors.leaderboards import attempt_ranks
+from play.services.foresight import attempt_hold, attempt_release
 
 
 @admin.register(Attempt)

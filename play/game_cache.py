@@ -32,7 +32,7 @@ import farkle
 from farkle_site.db import model_copy
 
 if TYPE_CHECKING:
-    from daily.models import Attempt
+    from play.models import Attempt
 
 # About 20 KB a finished game at most: a few tens of MB per process when full.
 SIZE = 2048

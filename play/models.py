@@ -10,8 +10,8 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 import farkle
-from daily import game_cache
 from farkle.fair import practice_seed
+from play import game_cache
 
 # docs/play.md: actions on a daily's attempts are accepted until the next 00:00 UTC plus this grace.
 DAILY_GRACE = datetime.timedelta(seconds=90)
@@ -36,6 +36,9 @@ class Player(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
+        # Each table here keeps the name it had when these models lived in daily/: a move of
+        # code, not of data (play/migrations/0001_initial.py).
+        db_table = "daily_player"
         constraints = [
             models.UniqueConstraint(Lower("display_name"), name="player_display_name_unique_ci"),
             models.CheckConstraint(
@@ -88,6 +91,7 @@ class Puzzle(models.Model):
     final_stats = models.JSONField(null=True, blank=True)
 
     class Meta:
+        db_table = "daily_puzzle"
         constraints = [
             models.UniqueConstraint(
                 fields=["day"], condition=Q(kind="daily"), name="puzzle_one_daily_per_day"
@@ -216,6 +220,7 @@ class Attempt(models.Model):
     )
 
     class Meta:
+        db_table = "daily_attempt"
         constraints = [
             # docs/play.md: one official attempt per player and puzzle, whatever races the starts.
             models.UniqueConstraint(
@@ -293,6 +298,7 @@ class ScoreCount(models.Model):
     count = models.PositiveIntegerField(default=0)
 
     class Meta:
+        db_table = "daily_scorecount"
         constraints = [
             models.UniqueConstraint(fields=["puzzle", "score"], name="score_count_unique"),
         ]

@@ -5,8 +5,8 @@ import time_machine
 from django.conf import settings
 from django.core.cache import cache
 
-from daily import game_cache
 from daily.services import puzzles
+from play import game_cache
 from tests import repository_guard
 from tests.helpers import REDIS, redis_keys_made
 from tests.moments import NOON

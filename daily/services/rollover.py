@@ -21,12 +21,12 @@ from dataclasses import asdict, dataclass, field
 from django.db import connection, transaction
 from django.db.models import Func, IntegerField
 
-from daily.models import Attempt, Puzzle, ScoreCount
 from daily.rules.calendar import first_day, published_until
-from daily.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
-from daily.services.attempts import score_count_add
-from daily.services.foresight import foresight_fields
 from daily.services.puzzles import daily_create
+from play.models import Attempt, Puzzle, ScoreCount
+from play.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
+from play.services.attempts import score_count_add
+from play.services.foresight import foresight_fields
 
 
 @dataclass(frozen=True)

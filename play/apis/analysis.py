@@ -8,10 +8,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily.apis import schemas
-from daily.apis.payloads import analysis_data, coach_data
-from daily.selectors.analysis import attempt_analysis, attempt_coach
-from daily.web.session import session_player
+from play.apis import schemas
+from play.apis.payloads import analysis_data, coach_data
+from play.selectors.analysis import attempt_analysis, attempt_coach
+from play.web.session import session_player
 
 
 class AttemptAnalysisApi(APIView):

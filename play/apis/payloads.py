@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 import farkle
-from daily.models import Attempt, Puzzle
+from play.models import Attempt, Puzzle
 
 HELD_NOTE = gettext_lazy(
     "Your score stands, but this game is held off the public leaderboard for review: its choices "

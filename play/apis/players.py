@@ -16,17 +16,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily.apis import schemas
-from daily.models import Player
-from daily.rules.calendar import day_of
-from daily.selectors.stats import PlayerStats, player_stats
-from daily.services.players import account_player, account_signup, account_username_resolve
-from daily.web.session import session_bind, session_choose_name, session_player
-from daily.web.throttles import NewGuestThrottle
 from farkle_site import ratelimit
 from farkle_site.domain import Invalid, NotFound
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.fields import StrictCharField
+from play.apis import schemas
+from play.models import Player
+from play.rules.days import day_of
+from play.selectors.stats import PlayerStats, player_stats
+from play.services.players import account_player, account_signup, account_username_resolve
+from play.web.session import session_bind, session_choose_name, session_player
+from play.web.throttles import NewGuestThrottle
 
 # Login without a backend to pick: the one that checks a username and password.
 _PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"

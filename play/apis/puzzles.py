@@ -20,31 +20,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily.apis import schemas
-from daily.apis.payloads import attempt_data, iso, puzzle_ref, verification_data
-from daily.models import Attempt, Puzzle
-from daily.selectors.analysis import reference_score
-from daily.selectors.leaderboards import (
-    Distribution,
-    Entry,
-    Leaderboard,
-    Standing,
-    leaderboard_page,
-)
-from daily.selectors.verification import verification_attempt
-from daily.services.attempts import (
-    attempt_start,
-    attempt_start_allowed,
-    attempt_start_as_new_guest,
-    new_guest_start_applies,
-)
-from daily.services.players import display_name_generate, player_id_reserve
-from daily.web.session import (
-    session_bound_to_new_guest,
-    session_player,
-    session_player_or_create,
-)
-from daily.web.throttles import NewGuestThrottle
 from farkle_site.drf import (
     PlainGet,
     PlainPostIgnoringBody,
@@ -52,6 +27,31 @@ from farkle_site.drf import (
     ThrottledAtOnce,
 )
 from farkle_site.middleware import browser_id_of
+from play.apis import schemas
+from play.apis.payloads import attempt_data, iso, puzzle_ref, verification_data
+from play.models import Attempt, Puzzle
+from play.selectors.analysis import reference_score
+from play.selectors.leaderboards import (
+    Distribution,
+    Entry,
+    Leaderboard,
+    Standing,
+    leaderboard_page,
+)
+from play.selectors.verification import verification_attempt
+from play.services.attempts import (
+    attempt_start,
+    attempt_start_allowed,
+    attempt_start_as_new_guest,
+    new_guest_start_applies,
+)
+from play.services.players import display_name_generate, player_id_reserve
+from play.web.session import (
+    session_bound_to_new_guest,
+    session_player,
+    session_player_or_create,
+)
+from play.web.throttles import NewGuestThrottle
 
 
 def _entry_data(entry: Entry, timed: bool) -> dict[str, Any]:

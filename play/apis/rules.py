@@ -19,9 +19,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import farkle
-from daily.apis import schemas
-from daily.apis.payloads import par
-from daily.texts import group_label, table_name, turn_rule_text
+from play.apis import schemas
+from play.apis.payloads import par
+from play.texts import group_label, table_name, turn_rule_text
 
 
 def scoring_groups(table: farkle.Table) -> list[dict[str, Any]]:

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import farkle
-from daily.models import Attempt, Player, Puzzle
-from daily.selectors.attempts import attempt_of_player, attempt_visible
 from farkle.analysis import Advice, Analysis, analyse, coach
 from farkle.bots import HARD, BotGame, play_all
 from farkle_site.domain import Conflict, NotFound
+from play.models import Attempt, Player, Puzzle
+from play.selectors.attempts import attempt_of_player, attempt_visible
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import functools
 
 from django.db import connection
 
-from daily.models import Attempt, Player, Puzzle
 from farkle_site.db import ModelColumns, statement_cursor
+from play.models import Attempt, Player, Puzzle
 
 _ATTEMPT = ModelColumns(Attempt, "a")
 _PUZZLE = ModelColumns(Puzzle, "p")

@@ -22,8 +22,8 @@ from typing import NamedTuple
 from django.db import connection
 from django.db.models import Count, Q
 
-from daily.models import Attempt, Player, Puzzle
 from farkle_site.domain import Invalid
+from play.models import Attempt, Player, Puzzle
 
 PAGE_SIZE = 50
 # Fixed rather than fitted to each day, so that two days' histograms compare bucket by bucket.

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection
 
-from daily.models import Player
 from farkle_site.db import ModelColumns, statement_cursor
+from play.models import Player
 
 _PLAYER = ModelColumns(Player, "p")
 

@@ -6,8 +6,8 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from daily.models import Attempt, Player, Puzzle
-from daily.selectors import leaderboards as leaderboard
+from play.models import Attempt, Player, Puzzle
+from play.selectors import leaderboards as leaderboard
 
 # Results listed by ``player_stats``, most recent first: a month of dailies.
 HISTORY_LENGTH = 30

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime
 
-from daily.models import Attempt, Player, Puzzle
 from farkle_site.domain import Conflict, NotFound
+from play.models import Attempt, Player, Puzzle
 
 
 def verification_attempt(

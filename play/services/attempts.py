@@ -16,13 +16,13 @@ from django.db.models import F
 from psycopg import sql as psycopg_sql
 
 import farkle
-from daily import game_cache
-from daily.models import Attempt, Player, Puzzle, ScoreCount
-from daily.selectors.attempts import attempt_of_player
-from daily.services.foresight import foresight_fields
 from daily.services.puzzles import daily_player_counted, puzzle_row_condition
 from farkle_site.db import statement_cursor, violated
 from farkle_site.domain import Conflict, NotFound
+from play import game_cache
+from play.models import Attempt, Player, Puzzle, ScoreCount
+from play.selectors.attempts import attempt_of_player
+from play.services.foresight import foresight_fields
 
 if TYPE_CHECKING:
     from farkle_site.sessions import SessionRow

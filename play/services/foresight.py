@@ -14,8 +14,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Q
 
-from daily.models import Attempt, Puzzle, ScoreCount
 from farkle import foresight
+from play.models import Attempt, Puzzle, ScoreCount
 
 
 def foresight_fields(
@@ -33,7 +33,7 @@ def _recount(puzzle: Puzzle, attempt: Attempt, delta: int) -> int | None:
     attempts to keep them 1 to the count (the leaderboard's pages rely on it); its place when
     counted in. The count's row lock, taken first, keeps finishes of that score out meanwhile."""
     # Imported here: daily.services.attempts imports this module for ``foresight_fields``.
-    from daily.services.attempts import score_count_add
+    from play.services.attempts import score_count_add
 
     ranked = Attempt.objects.filter(
         puzzle=puzzle, official=True, finished_at__isnull=False, held=False, score=attempt.score

@@ -15,10 +15,10 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from daily.models import Player
-from daily.rules.names import display_name_clean
 from farkle_site.db import violated
 from farkle_site.domain import Conflict, Invalid, Unavailable
+from play.models import Player
+from play.rules.names import display_name_clean
 
 _ADJECTIVES = (
     "Agile", "Amber", "Ample", "Apt", "Ardent", "Azure", "Balmy", "Blithe", "Bold", "Brave",

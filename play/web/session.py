@@ -16,11 +16,11 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 
-from daily.models import Player
-from daily.rules.names import display_name_clean
-from daily.selectors.players import player_find
-from daily.services.players import player_for_browser, player_rename
 from farkle_site.middleware import browser_id_of
+from play.models import Player
+from play.rules.names import display_name_clean
+from play.selectors.players import player_find
+from play.services.players import player_for_browser, player_rename
 
 if TYPE_CHECKING:
     from farkle_site.sessions import SessionRow

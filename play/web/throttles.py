@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from daily.web.session import session_player
 from farkle_site.drf import ScopedAddressThrottle
+from play.web.session import session_player
 
 
 class NewGuestThrottle(ScopedAddressThrottle):

@@ -6,8 +6,8 @@ import datetime
 
 import pytest
 
-from daily.models import Puzzle
 from daily.services.rollover import reconcile
+from play.models import Puzzle
 from tests.helpers import assert_documented
 
 from .helpers import act, greedy_action, play_greedy, post

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from daily.models import Attempt, Player
+from play.models import Attempt, Player
 
 from .helpers import play_greedy, post, start_daily
 

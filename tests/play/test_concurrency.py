@@ -6,7 +6,7 @@ import pytest
 import time_machine
 from django.test import Client
 
-from daily.models import Attempt, Player
+from play.models import Attempt, Player
 from tests.helpers import race
 from tests.moments import NOON
 

@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 
 import farkle
-from daily.apis import schemas
+from play.apis import schemas
 
 from .helpers import act, start_daily
 

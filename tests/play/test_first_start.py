@@ -13,13 +13,13 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 
-from daily.apis import puzzles as puzzle_apis
-from daily.models import Attempt, Player, Puzzle
-from daily.services import attempts as attempts_service
-from daily.services import players as players_service
-from daily.services.players import player_create, player_id_reserve
-from daily.web.session import session_bound_to_new_guest
 from farkle_site.sessions import SessionStore
+from play.apis import puzzles as puzzle_apis
+from play.models import Attempt, Player, Puzzle
+from play.services import attempts as attempts_service
+from play.services import players as players_service
+from play.services.players import player_create, player_id_reserve
+from play.web.session import session_bound_to_new_guest
 from tests.moments import NOON
 
 from .helpers import post, start_daily

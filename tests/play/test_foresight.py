@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 import farkle
-from daily.models import Attempt, Puzzle, ScoreCount
-from daily.selectors.leaderboards import attempt_ranks
 from daily.services.rollover import reconcile
+from play.models import Attempt, Puzzle, ScoreCount
+from play.selectors.leaderboards import attempt_ranks
 
 from .helpers import act, play_greedy, start_daily
 
@@ -93,7 +93,7 @@ def operator() -> Client:
 
 def admin_action(client: Client, action: str, attempt_id: int) -> None:
     response = client.post(
-        "/admin/daily/attempt/", {"action": action, "_selected_action": [str(attempt_id)]}
+        "/admin/play/attempt/", {"action": action, "_selected_action": [str(attempt_id)]}
     )
     assert response.status_code == 302
 
@@ -138,10 +138,10 @@ def test_the_issues_attack_is_held_and_an_operator_releases_it_once(clock):
 
     # The operator sees it among the held games and releases it, twice by mistake.
     staff = operator()
-    listing = staff.get("/admin/daily/attempt/?held__exact=1")
+    listing = staff.get("/admin/play/attempt/?held__exact=1")
     assert listing.status_code == 200
-    assert f"/admin/daily/attempt/{game['id']}/change/" in listing.content.decode()
-    detail = staff.get(f"/admin/daily/attempt/{game['id']}/change/")
+    assert f"/admin/play/attempt/{game['id']}/change/" in listing.content.decode()
+    detail = staff.get(f"/admin/play/attempt/{game['id']}/change/")
     assert detail.status_code == 200 and "hidden throw" in detail.content.decode()
     admin_action(staff, "release", game["id"])
     admin_action(staff, "release", game["id"])
@@ -220,5 +220,5 @@ def test_a_cheat_finalised_by_the_close_is_held_and_unranked_then_released_with_
     assert attempt_ranks(ids) == {honest_game["id"]: (1, None)}
     assert puzzle.final_stats["players"] == 1 and puzzle.final_stats["best"] == honest_score
     # The operator's page shows the derived rank of the one it displays.
-    page = operator_client.get(f"/admin/daily/attempt/{honest_game['id']}/change/")
+    page = operator_client.get(f"/admin/play/attempt/{honest_game['id']}/change/")
     assert page.status_code == 200 and "<label>Rank:</label>" in page.content.decode()

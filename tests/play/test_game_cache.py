@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 
 import farkle
-from daily import game_cache
-from daily.models import Attempt
+from play import game_cache
+from play.models import Attempt
 from tests.moments import NOON
 
 from .helpers import act, play_greedy, start_daily

@@ -8,9 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.renderers import JSONRenderer
 
-from daily.apis.schemas import LeaderboardSerializer
-from daily.models import Attempt, Player, Puzzle
-from daily.selectors.leaderboards import (
+from daily.services.puzzles import daily_get_or_create
+from farkle.bots import play
+from play.apis.schemas import LeaderboardSerializer
+from play.models import Attempt, Player, Puzzle
+from play.selectors.leaderboards import (
     Bucket,
     Distribution,
     Entry,
@@ -21,10 +23,8 @@ from daily.selectors.leaderboards import (
     leaderboard_page,
     player_standing,
 )
-from daily.services.attempts import score_count_add
-from daily.services.puzzles import daily_get_or_create
-from daily.web.session import session_bind
-from farkle.bots import play
+from play.services.attempts import score_count_add
+from play.web.session import session_bind
 from tests.moments import NOON
 
 from .helpers import every_page, play_greedy, post, start_daily
@@ -540,7 +540,7 @@ def test_attempt_ranks_of_many_puzzles_in_one_query_agree_with_counting_every_ga
     import random
 
     from challenges.services import challenge_create
-    from daily.services.players import player_create
+    from play.services.players import player_create
 
     rng = random.Random(15)
     timed = challenge_create(creator=player_create(now=NOON), turn_seconds=30, now=NOON).puzzle
@@ -642,7 +642,7 @@ def test_every_page_of_every_size_is_the_brute_force_order(puzzle):
     # middle of a score closes the places over the held game.
     import random
 
-    from daily.services.foresight import attempt_hold
+    from play.services.foresight import attempt_hold
 
     rng = random.Random(7)
     plan = [

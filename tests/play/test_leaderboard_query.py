@@ -5,8 +5,8 @@ from django.http import QueryDict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daily.apis.puzzles import leaderboard_query
-from daily.apis.schemas import LeaderboardQuerySerializer
+from play.apis.puzzles import leaderboard_query
+from play.apis.schemas import LeaderboardQuerySerializer
 
 NAMES = st.sampled_from(["page", "accounts", "Page", "format", "", "page ", "acc%6Funts"])
 VALUES = st.one_of(

@@ -5,14 +5,14 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from daily.apis import schemas
-from daily.models import Attempt, Player, Puzzle
-from daily.rules.calendar import day_start
-from daily.selectors.stats import HISTORY_LENGTH, player_stats, streaks
-from daily.services.attempts import score_count_add
-from daily.services.players import player_create
 from daily.services.puzzles import daily_get_or_create
-from daily.web.session import session_bind
+from play.apis import schemas
+from play.models import Attempt, Player, Puzzle
+from play.rules.days import day_start
+from play.selectors.stats import HISTORY_LENGTH, player_stats, streaks
+from play.services.attempts import score_count_add
+from play.services.players import player_create
+from play.web.session import session_bind
 from tests.moments import NOON
 
 from .helpers import play_greedy, start_daily

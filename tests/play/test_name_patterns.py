@@ -4,7 +4,7 @@ one of the terms, read alone, does (daily/rules/names.py)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daily.rules import names
+from play.rules import names
 
 LISTS = (
     names._DENIED_ANYWHERE,

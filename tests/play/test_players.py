@@ -5,10 +5,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from daily.models import Player
-from daily.rules.names import display_name_clean, text_clean
-from daily.services import players
-from daily.services.players import (
+from farkle_site.domain import Conflict, DomainError
+from play.models import Player
+from play.rules.names import display_name_clean, text_clean
+from play.services import players
+from play.services.players import (
     _ADJECTIVES,
     _ANIMALS,
     display_name_generate,
@@ -16,7 +17,6 @@ from daily.services.players import (
     player_for_browser,
     player_rename,
 )
-from farkle_site.domain import Conflict, DomainError
 
 NOW = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
 
@@ -349,7 +349,7 @@ def test_a_browser_without_an_id_still_gets_a_guest():
 def test_player_find_reads_a_guest_and_an_account_as_the_orm_does():
     from django.contrib.auth import get_user_model
 
-    from daily.selectors.players import player_find
+    from play.selectors.players import player_find
 
     now = datetime.datetime(2026, 11, 29, 12, tzinfo=datetime.UTC)
     guest = Player.objects.create(

@@ -18,8 +18,8 @@ from django.db import IntegrityError
 from django.test import Client
 
 import farkle
-from daily.models import Attempt
 from farkle.fair import practice_seed
+from play.models import Attempt
 
 from .helpers import act, play_greedy, post, start_daily
 

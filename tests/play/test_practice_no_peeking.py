@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from daily.models import Attempt, Puzzle
+from play.models import Attempt, Puzzle
 
 from .helpers import post
 

@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from daily.models import Attempt
+from play.models import Attempt
 from tests.helpers import rates
 
 from .helpers import play_greedy, post, start_daily

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import farkle
-from daily.apis import schemas
-from daily.apis.rules import rules_data, scoring_groups
+from play.apis import schemas
+from play.apis.rules import rules_data, scoring_groups
 
 
 def test_rules_farkle_challenge_table(client):

@@ -15,11 +15,11 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from daily.models import Attempt, Puzzle, ScoreCount
-from daily.services.attempts import attempt_act, attempt_clock, attempt_start
-from daily.services.foresight import attempt_hold, attempt_release
-from daily.services.players import player_create
 from daily.services.rollover import puzzle_close
+from play.models import Attempt, Puzzle, ScoreCount
+from play.services.attempts import attempt_act, attempt_clock, attempt_start
+from play.services.foresight import attempt_hold, attempt_release
+from play.services.players import player_create
 from tests.helpers import race
 from tests.moments import NOON
 

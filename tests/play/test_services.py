@@ -6,13 +6,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import farkle
-from daily.models import Attempt, Player, Puzzle, ScoreCount
-from daily.rules.calendar import day_of
-from daily.services.attempts import attempt_act, attempt_start
-from daily.services.foresight import attempt_hold, attempt_release
-from daily.services.players import player_create
 from daily.services.puzzles import daily_get_or_create
 from farkle_site.domain import Conflict
+from play.models import Attempt, Player, Puzzle, ScoreCount
+from play.rules.days import day_of
+from play.services.attempts import attempt_act, attempt_start
+from play.services.foresight import attempt_hold, attempt_release
+from play.services.players import player_create
 from tests.helpers import race, stored
 from tests.moments import NOON
 

@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from daily.models import Attempt, Player
+from play.models import Attempt, Player
 from tests.moments import NOON
 
 from .helpers import post, start_daily

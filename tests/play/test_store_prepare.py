@@ -15,15 +15,15 @@ import pytest
 import time_machine
 from django.db import connection, models
 
-from daily.models import Attempt, Player
-from daily.services.attempts import (
+from daily.services.puzzles import daily_get_or_create, puzzle_row_condition
+from play.models import Attempt, Player
+from play.services.attempts import (
     _GUEST_FIELDS,
     _VARYING,
     _guest_statement,
     _new_guest_game,
     _prepare_plainly,
 )
-from daily.services.puzzles import daily_get_or_create, puzzle_row_condition
 from tests.moments import NOON
 
 pytestmark = pytest.mark.django_db

@@ -13,10 +13,10 @@ from django.db import DatabaseError, connection, connections
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
-from daily import game_cache
-from daily.models import Attempt
-from daily.selectors.players import player_find
 from farkle_site.db import statement_cursor
+from play import game_cache
+from play.models import Attempt
+from play.selectors.players import player_find
 from tests.daily.helpers import act, greedy_action, start_daily
 from tests.moments import NOON
 from tests.processes import shared_database_url

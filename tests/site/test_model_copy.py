@@ -7,9 +7,9 @@ import pytest
 import time_machine
 from django.db.models.base import DJANGO_VERSION_PICKLE_KEY
 
-from daily.models import Attempt, Puzzle
 from daily.services.puzzles import daily_get_or_create
 from farkle_site.db import model_copy
+from play.models import Attempt, Puzzle
 from tests.moments import NOON
 
 from ..daily.helpers import start_daily

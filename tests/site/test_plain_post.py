@@ -18,9 +18,9 @@ from django.test import Client, override_settings
 from rest_framework.views import APIView
 
 from daily.apis import attempts as attempts_api
-from daily.apis import puzzles as puzzles_api
-from daily.models import Attempt
 from farkle_site import drf
+from play.apis import puzzles as puzzles_api
+from play.models import Attempt
 from tests.daily.helpers import act, greedy_action, play_greedy, post, start_daily
 from tests.helpers import rates
 from tests.moments import NOON

@@ -11,8 +11,8 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from daily.models import Player
 from farkle_site.sessions import SessionStore
+from play.models import Player
 from tests.daily.helpers import start_daily
 from tests.moments import NOON
 
