@@ -6,8 +6,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from play.models import Attempt, Player
-
-from .helpers import play_greedy, post, start_daily
+from tests.daily.helpers import play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"

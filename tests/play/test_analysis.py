@@ -13,9 +13,8 @@ from django.test import Client
 
 import farkle
 from farkle.bots import play
+from tests.daily.helpers import act, play_greedy, post, start_daily
 from tests.helpers import assert_documented
-
-from .helpers import act, play_greedy, post, start_daily
 
 DAY = "2026-11-29"
 AFTER_CLOSE = "2026-11-30T00:05:00Z"

@@ -7,10 +7,9 @@ import time_machine
 from django.test import Client
 
 from play.models import Attempt, Player
+from tests.daily.helpers import act, post, start_daily
 from tests.helpers import race
 from tests.moments import NOON
-
-from .helpers import act, post, start_daily
 
 DAY = "2026-11-29"
 

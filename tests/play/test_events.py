@@ -7,8 +7,7 @@ from django.conf import settings
 
 import farkle
 from play.apis import schemas
-
-from .helpers import act, start_daily
+from tests.daily.helpers import act, start_daily
 
 DAY = "2026-11-29"
 

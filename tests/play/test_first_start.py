@@ -20,9 +20,8 @@ from play.services import attempts as attempts_service
 from play.services import players as players_service
 from play.services.players import player_create, player_id_reserve
 from play.web.session import session_bound_to_new_guest
+from tests.daily.helpers import post, start_daily
 from tests.moments import NOON
-
-from .helpers import post, start_daily
 
 pytestmark = pytest.mark.django_db
 DAY = NOON.date().isoformat()

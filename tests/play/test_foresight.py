@@ -12,8 +12,7 @@ import farkle
 from daily.services.rollover import reconcile
 from play.models import Attempt, Puzzle, ScoreCount
 from play.selectors.leaderboards import attempt_ranks
-
-from .helpers import act, play_greedy, start_daily
+from tests.daily.helpers import act, play_greedy, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"

@@ -10,9 +10,8 @@ from django.test import Client
 import farkle
 from play import game_cache
 from play.models import Attempt
+from tests.daily.helpers import act, play_greedy, start_daily
 from tests.moments import NOON
-
-from .helpers import act, play_greedy, start_daily
 
 DAY = "2026-11-29"
 

@@ -4,7 +4,7 @@ update): no index reads the columns such an action changes (docs/performance.md)
 import pytest
 from django.db import connection
 
-from .helpers import act, start_daily
+from tests.daily.helpers import act, start_daily
 
 DAY = "2026-11-29"
 

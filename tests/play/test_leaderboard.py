@@ -25,9 +25,8 @@ from play.selectors.leaderboards import (
 )
 from play.services.attempts import score_count_add
 from play.web.session import session_bind
+from tests.daily.helpers import every_page, play_greedy, post, start_daily
 from tests.moments import NOON
-
-from .helpers import every_page, play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"

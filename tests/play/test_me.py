@@ -13,9 +13,8 @@ from play.selectors.stats import HISTORY_LENGTH, player_stats, streaks
 from play.services.attempts import score_count_add
 from play.services.players import player_create
 from play.web.session import session_bind
+from tests.daily.helpers import play_greedy, start_daily
 from tests.moments import NOON
-
-from .helpers import play_greedy, start_daily
 
 UTC = datetime.UTC
 TODAY = datetime.date(2026, 11, 29)

@@ -20,8 +20,7 @@ from django.test import Client
 import farkle
 from farkle.fair import practice_seed
 from play.models import Attempt
-
-from .helpers import act, play_greedy, post, start_daily
+from tests.daily.helpers import act, play_greedy, post, start_daily
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 

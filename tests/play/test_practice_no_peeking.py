@@ -21,8 +21,7 @@ from django.conf import settings
 from django.test import Client
 
 from play.models import Attempt, Puzzle
-
-from .helpers import post
+from tests.daily.helpers import post
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 

@@ -4,9 +4,8 @@ import pytest
 from django.test import Client
 
 from play.models import Attempt
+from tests.daily.helpers import play_greedy, post, start_daily
 from tests.helpers import rates
-
-from .helpers import play_greedy, post, start_daily
 
 DAY = "2026-11-29"
 

@@ -20,10 +20,9 @@ from play.models import Attempt, Puzzle, ScoreCount
 from play.services.attempts import attempt_act, attempt_clock, attempt_start
 from play.services.foresight import attempt_hold, attempt_release
 from play.services.players import player_create
+from tests.daily.helpers import act, every_page, play_greedy, post, start_daily
 from tests.helpers import race
 from tests.moments import NOON
-
-from .helpers import act, every_page, play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"

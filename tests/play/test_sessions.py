@@ -7,9 +7,8 @@ from django.conf import settings
 from django.test import Client
 
 from play.models import Attempt, Player
+from tests.daily.helpers import post, start_daily
 from tests.moments import NOON
-
-from .helpers import post, start_daily
 
 DAY = "2026-11-29"
 
