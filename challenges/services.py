@@ -1,4 +1,4 @@
-"""Writes and reads of friend challenges; play itself goes through the daily's attempt services."""
+"""Writes and reads of friend challenges; play itself goes through play's attempt services."""
 
 from __future__ import annotations
 

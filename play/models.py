@@ -192,7 +192,7 @@ class Attempt(models.Model):
     # Finished by the day's close rather than by the player (its unbanked points were lost).
     finalised_at_close = models.BooleanField(default=False)
     # No rank or percentile is stored: both follow from the score and the puzzle's ScoreCount
-    # rows (daily.selectors.leaderboards.attempt_ranks), so a close writes no ranked row.
+    # rows (play.selectors.leaderboards.attempt_ranks), so a close writes no ranked row.
     # A ranked attempt's place among the puzzle's attempts of the same score, 1 to that score's
     # ScoreCount, given as it is counted (its finish, the close, an operator's release): the
     # leaderboard's order among equal scores, so that a deep page is a range of the index below

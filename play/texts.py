@@ -3,7 +3,7 @@ rules page's worked examples.
 
 The engine (``farkle``) names things by id only (a table's id, a turn rule's id, a group's kind,
 count and face); this module is the one place that says them to people, lazily translated, for
-the rules API (in English, see ``daily.apis.rules``) and the pages (in the reader's language).
+the rules API (in English, see ``play.apis.rules``) and the pages (in the reader's language).
 """
 
 from __future__ import annotations

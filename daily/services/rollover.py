@@ -7,7 +7,7 @@ stopped midway rolls back whole, and the next reconcile does it again. Its slow 
 foresight check of each game it finalises, runs before it takes its locks.
 
 No rank is stored per attempt: an attempt's rank and percentile follow from its score and its
-puzzle's ScoreCount rows (daily.selectors.leaderboards.attempt_ranks), which the close freezes
+puzzle's ScoreCount rows (play.selectors.leaderboards.attempt_ranks), which the close freezes
 along with the statistics; on a timed challenge the time taken, ended by the close, breaks ties.
 """
 

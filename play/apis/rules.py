@@ -87,7 +87,7 @@ def rules_data() -> dict[str, Any]:
     """Every table the site offers; pure, so computed once per process.
 
     In English whoever asks: the payload is cached publicly, and the ids beside each text let a
-    client name things in its own language (the rules page does, through ``daily.texts``).
+    client name things in its own language (the rules page does, through ``play.texts``).
     """
     with translation.override("en"):
         return {

@@ -1,6 +1,6 @@
 """The one description of each JSON payload of the API (the OpenAPI schema is generated from it).
 
-Where the payload is a hand-built dict (``daily.apis.payloads``), the payload tests
+Where the payload is a hand-built dict (``play.apis.payloads``), the payload tests
 (``tests/*/test_payload_schemas.py``) validate every documented response against these,
 recursively."""
 

@@ -1,6 +1,6 @@
 """Provably fair, checkable (docs/fairness.md): which attempt a caller may check, and when.
 
-The server states facts, never a verdict (``daily.apis.payloads.verification_data`` shapes
+The server states facts, never a verdict (``play.apis.payloads.verification_data`` shapes
 them): the commitment published in advance, the revealed seed, and the throws a game was served.
 """
 

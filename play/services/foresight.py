@@ -32,7 +32,7 @@ def _recount(puzzle: Puzzle, attempt: Attempt, delta: int) -> int | None:
     """Count the attempt in (+1) or out (-1) of its score, moving the places of the score's other
     attempts to keep them 1 to the count (the leaderboard's pages rely on it); its place when
     counted in. The count's row lock, taken first, keeps finishes of that score out meanwhile."""
-    # Imported here: daily.services.attempts imports this module for ``foresight_fields``.
+    # Imported here: play.services.attempts imports this module for ``foresight_fields``.
     from play.services.attempts import score_count_add
 
     ranked = Attempt.objects.filter(

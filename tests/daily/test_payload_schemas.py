@@ -1,6 +1,6 @@
 """Every JSON payload of the daily's API, in every shape the API documents, validated whole and
 recursively against its OpenAPI schema: the hand-built dicts of the action path
-(``daily.apis.payloads``) and the schema (``daily.apis.schemas``) cannot drift apart."""
+(``play.apis.payloads``) and the schema (``play.apis.schemas``) cannot drift apart."""
 
 import datetime
 
