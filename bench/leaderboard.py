@@ -150,8 +150,8 @@ def load(day: datetime.date, players: int, rng: random.Random, *, analyze: bool 
     score counts (the players must exist)."""
     from django.db import connection
 
-    from daily.rules.calendar import day_start
     from daily.services.puzzles import daily_get_or_create
+    from play.rules.days import day_start
 
     now = day_start(day) + datetime.timedelta(hours=12)
     puzzle = daily_get_or_create(day=day, now=now)
@@ -202,7 +202,7 @@ def pages_check(puzzle, players: int) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from daily.selectors.leaderboards import leaderboard_page
+    from play.selectors.leaderboards import leaderboard_page
 
     rng = random.Random(players)
     for _ in range(3):
@@ -274,8 +274,8 @@ def reads(puzzle, players: int, rng: random.Random) -> dict[str, Callable[[], ob
     from django.test import Client
     from django.utils import timezone
 
-    from daily.models import Player
-    from daily.selectors.leaderboards import leaderboard_page, player_standing
+    from play.models import Player
+    from play.selectors.leaderboards import leaderboard_page, player_standing
 
     now = timezone.now()
     day = puzzle.day.isoformat()
@@ -414,7 +414,7 @@ def measure(fns: list[Callable[[], object]], runs: int) -> list[list[float]]:
 def run(sizes: list[int], runs: int, rng: random.Random) -> None:
     from django.utils import timezone
 
-    from daily.selectors.leaderboards import score_counts
+    from play.selectors.leaderboards import score_counts
 
     start = time.perf_counter()
     score_weights()
@@ -529,7 +529,7 @@ def p99(samples: list[float]) -> float:
 
 def contrast(puzzle, players: int, rng: random.Random) -> None:
     """A rank computed by counting attempts, the way the counts avoid."""
-    from daily.models import Attempt
+    from play.models import Attempt
 
     def rank_by_counting() -> None:
         pk = rng.randrange(1, players + 1)
@@ -619,8 +619,8 @@ def _probe(kind: str, puzzle_id: int, late_id: int, ranked: list[int], phase, wo
     from django.db.models import F
     from django.utils import timezone
 
-    from daily.models import Attempt, Player, Puzzle
-    from daily.selectors.leaderboards import player_standing
+    from play.models import Attempt, Player, Puzzle
+    from play.selectors.leaderboards import player_standing
 
     puzzle = Puzzle.objects.get(pk=puzzle_id)
     pick = random.Random(kind)
@@ -702,9 +702,9 @@ def close(puzzle, today: datetime.date, rng: random.Random) -> dict[str, float]:
     from django.db import connections
     from django.utils import timezone
 
-    from daily.models import Attempt
     from daily.services.puzzles import daily_get_or_create
     from daily.services.rollover import puzzle_close
+    from play.models import Attempt
 
     leave_unfinished(puzzle, rng)
     now = timezone.now()

@@ -34,11 +34,11 @@ def measure(latest, players: int, runs: int, rng: random.Random) -> dict[str, tu
     from django.db import connection
     from django.utils import timezone
 
-    from daily.models import Player
-    from daily.selectors.leaderboards import player_standing
-    from daily.services.attempts import attempt_act, attempt_start
-    from daily.services.players import player_create
     from daily.services.puzzles import daily_get_or_create
+    from play.models import Player
+    from play.selectors.leaderboards import player_standing
+    from play.services.attempts import attempt_act, attempt_start
+    from play.services.players import player_create
 
     now = timezone.now()
     today = daily_get_or_create(day=now.date(), now=now)

@@ -17,14 +17,17 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import code_display
 from challenges.models import Challenge
-from daily.apis.payloads import attempt_summary, iso, options_data, puzzle_fields
-from daily.apis.puzzles import (
+from farkle_site.domain import Invalid
+from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
+from farkle_site.fields import StrictCharField, StrictIntegerField
+from play.apis.payloads import attempt_summary, iso, options_data, puzzle_fields
+from play.apis.puzzles import (
     PuzzleApi,
     PuzzleAttemptsApi,
     PuzzleLeaderboardApi,
     PuzzleVerificationApi,
 )
-from daily.apis.schemas import (
+from play.apis.schemas import (
     AttemptSerializer,
     AttemptSummarySerializer,
     ErrorSerializer,
@@ -36,13 +39,10 @@ from daily.apis.schemas import (
     VerificationSerializer,
     VerifyQuerySerializer,
 )
-from daily.models import Puzzle
-from daily.selectors.attempts import player_attempts_on
-from daily.web.session import session_player, session_player_or_create
-from daily.web.throttles import NewGuestThrottle
-from farkle_site.domain import Invalid
-from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
-from farkle_site.fields import StrictCharField, StrictIntegerField
+from play.models import Puzzle
+from play.selectors.attempts import player_attempts_on
+from play.web.session import session_player, session_player_or_create
+from play.web.throttles import NewGuestThrottle
 
 
 def challenge_data(

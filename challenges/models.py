@@ -2,7 +2,7 @@
 
 from django.db import models
 
-from daily.models import Player, Puzzle
+from play.models import Player, Puzzle
 
 
 class Challenge(models.Model):

@@ -6,8 +6,8 @@ from django.db.models import Exists, OuterRef, Subquery
 
 from challenges.codes import InvalidCode, code_normalise
 from challenges.models import Challenge
-from daily.models import Attempt, Player, Puzzle
 from farkle_site.domain import Invalid, NotFound
+from play.models import Attempt, Player, Puzzle
 
 
 def challenge_get(*, code: str) -> Challenge:

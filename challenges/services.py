@@ -1,4 +1,4 @@
-"""Writes and reads of friend challenges; play itself goes through the daily's attempt services."""
+"""Writes and reads of friend challenges; play itself goes through play's attempt services."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import farkle
 from challenges import solutions
 from challenges.codes import code_generate
 from challenges.models import Challenge
-from daily.models import TURN_SECONDS, Player, Puzzle
-from daily.rules.names import text_clean
 from farkle_site.domain import Invalid
+from play.models import TURN_SECONDS, Player, Puzzle
+from play.rules.names import text_clean
 
 TITLE_MAX_LENGTH = 60
 DAYS_DEFAULT = 7

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import farkle
-from daily.models import TURN_SECONDS, Puzzle
+from play.models import TURN_SECONDS, Puzzle
 
 # Where each option comes from, shown next to it (the seeds are the game's sources).
 ENTRY_SOURCE = gettext_lazy(

@@ -13,10 +13,10 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
 from challenges.texts import option_choices, options_lines, options_short, tie_break_note
-from daily.apis.payloads import par
-from daily.texts import table_name
 from farkle_site.domain import DomainError
 from farkle_site.drf import ScopedAddressThrottle
+from play.apis.payloads import par
+from play.texts import table_name
 
 
 class _LookupScope:

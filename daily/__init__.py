@@ -1,1 +1,2 @@
-"""The daily: players, puzzles and attempts, the daily schedule, leaderboards and rollover."""
+"""The daily: the calendar of dailies, their creation and the rollover, the daily's pages and API;
+players, puzzles and attempts are in play/."""

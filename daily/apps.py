@@ -5,15 +5,11 @@ class DailyConfig(AppConfig):
     name = "daily"
     verbose_name = "Daily Farkle"
 
-    def ready(self) -> None:
-        # Registers the session scheme with drf-spectacular.
-        from daily.apis import openapi_auth  # noqa: F401
-
     def warm_up(self) -> None:
         """Build the rules' figures and template before the first request (``farkle_site.wsgi``)."""
         from django.template.loader import get_template
 
-        from daily.apis.rules import rules_data
+        from play.apis.rules import rules_data
 
         rules_data()
         get_template("daily/rules.html")

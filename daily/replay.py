@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from daily.texts import BOT_NAMES, GRADE_NAMES
+from play.texts import BOT_NAMES, GRADE_NAMES
 
 
 def _faces(dice: list[int], positions: list[int]) -> list[int]:

@@ -18,19 +18,19 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 import farkle
-from daily.apis.days import parse_day
-from daily.apis.payloads import analysis_data, par
-from daily.apis.rules import rules_data
-from daily.models import Attempt, Puzzle
 from daily.replay import bot_columns, replay_steps, turn_rows
-from daily.rules.calendar import day_of, day_start, published_until
-from daily.selectors.analysis import attempt_analysis
-from daily.selectors.attempts import dailies_between
+from daily.rules.calendar import published_until
 from daily.services.puzzles import daily_get_or_create
-from daily.templatetags.dates import day_text
-from daily.texts import BOT_NAMES, WORKED_EXAMPLES, group_label, table_name, turn_rule_text
-from daily.web.session import session_player
 from farkle_site.domain import DomainError
+from play.apis.payloads import analysis_data, par
+from play.apis.rules import rules_data
+from play.models import Attempt, Puzzle
+from play.rules.days import day_of, day_start, parse_day
+from play.selectors.analysis import attempt_analysis
+from play.selectors.attempts import dailies_between
+from play.templatetags.dates import day_text
+from play.texts import BOT_NAMES, WORKED_EXAMPLES, group_label, table_name, turn_rule_text
+from play.web.session import session_player
 
 # How many earlier days the leaderboard page links to.
 RECENT_DAYS = 7

@@ -33,7 +33,7 @@ DESCRIPTION = (
 )
 
 
-# The command line's English names of the engine's groups (the site's are in ``daily.texts``).
+# The command line's English names of the engine's groups (the site's are in ``play.texts``).
 _COUNTS = {1: "one", 3: "three", 4: "four", 5: "five", 6: "six"}
 _GROUPS = {"three_pairs": "three pairs", "two_triplets": "two triplets"}
 

@@ -15,7 +15,7 @@ from types import MappingProxyType
 FACES = (1, 2, 3, 4, 5, 6)
 DEFAULT_TABLE = "farkle-challenge"
 # The ids of the rules that change the turn itself, each a flag of ``Table``; their texts for
-# people live with the site (``daily.texts``) and the command line.
+# people live with the site (``play.texts``) and the command line.
 TURN_RULES = ("extend_sets", "whole_straights", "whole_sets", "pair_rethrow", "full_hand_must_roll")
 
 

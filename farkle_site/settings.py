@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "play",
     "daily",
     "challenges",
     "groups",

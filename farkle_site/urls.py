@@ -8,6 +8,7 @@ from farkle_site import views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("api/", include("play.urls")),
     path("api/", include("daily.urls")),
     path("api/", include("challenges.urls")),
     path("api/", include("groups.urls")),

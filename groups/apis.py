@@ -14,11 +14,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily.apis.days import parse_day
-from daily.apis.payloads import iso
-from daily.models import Player
-from daily.rules.calendar import day_of
-from daily.web.session import session_player, session_player_or_create
 from farkle_site.domain import Invalid
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.fields import StrictCharField
@@ -26,6 +21,10 @@ from farkle_site.openapi import ErrorSerializer
 from groups import selectors, services
 from groups.codes import code_display
 from groups.models import Group
+from play.apis.payloads import iso
+from play.models import Player
+from play.rules.days import day_of, parse_day
+from play.web.session import session_player, session_player_or_create
 
 # Code lookups share the challenges' per-address budget: a client guessing codes of either kind
 # meets 429 long before a hit (docs/play.md).

@@ -2,7 +2,7 @@
 
 from django.db import models
 
-from daily.models import Player
+from play.models import Player
 
 
 class Group(models.Model):

@@ -11,11 +11,11 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from daily.models import Attempt, Player, Puzzle
-from daily.selectors.stats import streaks
 from farkle_site.domain import Forbidden, Invalid, NotFound
 from groups.codes import InvalidCode, code_normalise
 from groups.models import Group, Membership
+from play.models import Attempt, Player, Puzzle
+from play.selectors.stats import streaks
 
 
 def group_get(*, code: str) -> Group:

@@ -6,11 +6,11 @@ import datetime
 
 from django.db import IntegrityError, transaction
 
-from daily.models import Player
-from daily.rules.names import display_name_clean
 from farkle_site.domain import Conflict, Forbidden, NotFound
 from groups.codes import code_generate
 from groups.models import Group, Membership
+from play.models import Player
+from play.rules.names import display_name_clean
 
 # Issue 13: a player follows at most this many groups, and a group holds at most this many.
 GROUPS_PER_PLAYER = 20

@@ -9,13 +9,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
-from daily.rules.calendar import day_of
-from daily.web.session import session_player
 from farkle_site.domain import DomainError
 from farkle_site.drf import ScopedAddressThrottle
 from groups import selectors, services
 from groups.apis import LOOKUP_SCOPE
 from groups.codes import InvalidCode, code_display, code_normalise
+from play.rules.days import day_of
+from play.web.session import session_player
 
 
 class _LookupScope:

@@ -4,8 +4,8 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
-from daily import game_cache
 from daily.services import puzzles
+from play import game_cache
 from tests import repository_guard
 from tests.clock import frozen_at, suite_instant
 from tests.moments import NOON

@@ -17,7 +17,7 @@ from django.db import connection
 from django.test import override_settings
 from drf_spectacular.generators import SchemaGenerator
 
-from daily.models import Attempt
+from play.models import Attempt
 
 # The test's Redis: the throttles' and the cache's tests, and the Celery worker's broker.
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

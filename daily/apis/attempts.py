@@ -12,17 +12,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily.apis import schemas
-from daily.apis.days import DailyApi, parse_day
-from daily.apis.payloads import attempt_data, puzzle_data
-from daily.apis.puzzles import PuzzleAttemptsApi
-from daily.rules.calendar import day_of
-from daily.selectors.attempts import attempt_of_player, attempt_visible, player_attempts_on
-from daily.services.attempts import attempt_act, attempt_clock
+from daily.apis.days import DailyApi
 from daily.services.puzzles import daily_get_or_create
-from daily.web.session import session_player, session_player_id
 from farkle_site.domain import Conflict, Invalid, NotFound
 from farkle_site.drf import ScopedPlayerThrottle
+from play.apis import schemas
+from play.apis.payloads import attempt_data, puzzle_data
+from play.apis.puzzles import PuzzleAttemptsApi
+from play.rules.days import day_of, parse_day
+from play.selectors.attempts import attempt_of_player, attempt_visible, player_attempts_on
+from play.services.attempts import attempt_act, attempt_clock
+from play.web.session import session_player, session_player_id
 
 
 def _daily_payload(request: Request, day: datetime.date, now: datetime.datetime):

@@ -3,26 +3,12 @@
 from __future__ import annotations
 
 import datetime
-import re
 from typing import Any
 
-from daily.apis.puzzles import PuzzleApi
-from daily.models import Puzzle
-from daily.rules.calendar import day_of
 from daily.services.puzzles import daily_get_or_create
-from farkle_site.domain import Invalid
-
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def parse_day(text: str) -> datetime.date:
-    """A date of the form YYYY-MM-DD (only that one: dates are part of public URLs)."""
-    try:
-        if _DAY.fullmatch(text):
-            return datetime.date.fromisoformat(text)
-    except ValueError:
-        pass
-    raise Invalid("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).")
+from play.apis.puzzles import PuzzleApi
+from play.models import Puzzle
+from play.rules.days import day_of, parse_day
 
 
 def day_or_today(text: str, now: datetime.datetime) -> datetime.date:

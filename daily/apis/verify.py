@@ -6,9 +6,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from daily.apis import schemas
 from daily.apis.days import DailyApi
-from daily.apis.puzzles import PuzzleVerificationApi
+from play.apis import schemas
+from play.apis.puzzles import PuzzleVerificationApi
 
 
 class VerifyDailyApi(DailyApi, PuzzleVerificationApi):

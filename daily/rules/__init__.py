@@ -1,1 +1,1 @@
-"""Rules of the site that are not the game's: the calendar of dailies, what a name may be."""
+"""Rules of the daily: its calendar."""

@@ -6,20 +6,11 @@ import datetime
 
 from django.conf import settings
 
-UTC = datetime.UTC
+from play.rules.days import day_of
 
 # Issue 10: a daily's commitment is public at least a day before it opens. The reconcile (and,
 # should beat be late, the first request) creates the next day's puzzle as soon as today opens.
 PUBLISHED_AHEAD = datetime.timedelta(days=1)
-
-
-def day_of(now: datetime.datetime) -> datetime.date:
-    """The UTC date of an instant: the day whose daily is open."""
-    return now.astimezone(UTC).date()
-
-
-def day_start(day: datetime.date) -> datetime.datetime:
-    return datetime.datetime.combine(day, datetime.time(), tzinfo=UTC)
 
 
 def first_day() -> datetime.date:

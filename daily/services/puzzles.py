@@ -12,9 +12,10 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 
 import farkle
-from daily.models import DAILY_GRACE, Puzzle
-from daily.rules.calendar import day_start, first_day, published_until
+from daily.rules.calendar import first_day, published_until
 from farkle_site.domain import NotFound
+from play.models import DAILY_GRACE, Puzzle
+from play.rules.days import day_start
 
 
 def daily_create(*, day: datetime.date) -> bool:

@@ -7,7 +7,7 @@ stopped midway rolls back whole, and the next reconcile does it again. Its slow 
 foresight check of each game it finalises, runs before it takes its locks.
 
 No rank is stored per attempt: an attempt's rank and percentile follow from its score and its
-puzzle's ScoreCount rows (daily.selectors.leaderboards.attempt_ranks), which the close freezes
+puzzle's ScoreCount rows (play.selectors.leaderboards.attempt_ranks), which the close freezes
 along with the statistics; on a timed challenge the time taken, ended by the close, breaks ties.
 """
 
@@ -21,12 +21,12 @@ from dataclasses import asdict, dataclass, field
 from django.db import connection, transaction
 from django.db.models import Func, IntegerField
 
-from daily.models import Attempt, Puzzle, ScoreCount
 from daily.rules.calendar import first_day, published_until
-from daily.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
-from daily.services.attempts import score_count_add
-from daily.services.foresight import foresight_fields
 from daily.services.puzzles import daily_create
+from play.models import Attempt, Puzzle, ScoreCount
+from play.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
+from play.services.attempts import score_count_add
+from play.services.foresight import foresight_fields
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@
 
   function fmtDate(iso) {
     var d = new Date(iso + "T00:00:00Z");
-    // The pages' one form of a day: "November 29, 2026", "29 novembre 2026" (daily/templatetags/dates.py).
+    // The pages' one form of a day: "November 29, 2026", "29 novembre 2026" (play/templatetags/dates.py).
     return new Intl.DateTimeFormat(lang(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(d);
   }
 

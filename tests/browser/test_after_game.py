@@ -11,12 +11,12 @@ import pytest
 from playwright.sync_api import expect
 
 import farkle
-from daily.services.attempts import attempt_act, attempt_start
-from daily.services.players import player_create
 from daily.services.puzzles import daily_get_or_create
 from farkle.analysis import analyse, coach
 from farkle.bots import play
 from farkle.fair import practice_seed
+from play.services.attempts import attempt_act, attempt_start
+from play.services.players import player_create
 
 from .conftest import SEED_SECRET
 from .driver import Player, api_play, csrf, daily_game, greedy, percent, today

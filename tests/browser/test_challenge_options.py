@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 import farkle
-from daily.models import Puzzle
+from play.models import Puzzle
 
 from .conftest import SEED_SECRET
 from .driver import Player, csrf

@@ -7,8 +7,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from challenges.services import challenge_create
-from daily.services.players import player_create
 from groups.services import group_create
+from play.services.players import player_create
 
 from .driver import api_play, today
 

@@ -18,8 +18,8 @@ from playwright.sync_api import Page, expect
 
 import farkle
 from challenges.services import challenge_create
-from daily.services.players import player_create
 from farkle import Keep, Roll
+from play.services.players import player_create
 
 from .driver import Player, api_play, csrf, daily_game, today
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 import farkle
 from challenges.services import challenge_create
-from daily.services.players import player_create
+from play.services.players import player_create
 
 from .driver import (
     Player,

@@ -6,7 +6,7 @@ from django.test import Client
 
 import farkle
 from challenges.models import Challenge
-from daily.models import Attempt, Puzzle
+from play.models import Attempt, Puzzle
 from tests.helpers import race, rates
 from tests.moments import NOON
 

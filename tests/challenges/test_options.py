@@ -20,12 +20,12 @@ import farkle
 from challenges import services
 from challenges.apis import ChallengeLeaderboardSerializer
 from challenges.models import Challenge
-from daily.models import Attempt, Puzzle
-from daily.selectors.leaderboards import attempt_ranks, leaderboard_page
-from daily.services.attempts import attempt_act, attempt_clock, attempt_start
-from daily.services.players import player_create
 from daily.services.rollover import puzzle_close
 from farkle_site.domain import Conflict, Invalid
+from play.models import Attempt, Puzzle
+from play.selectors.leaderboards import attempt_ranks, leaderboard_page
+from play.services.attempts import attempt_act, attempt_clock, attempt_start
+from play.services.players import player_create
 from tests.helpers import assert_documented
 from tests.moments import NOON
 

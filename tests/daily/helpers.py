@@ -6,7 +6,7 @@ from typing import Any
 
 from django.test import Client
 
-from daily.selectors.leaderboards import leaderboard_page
+from play.selectors.leaderboards import leaderboard_page
 
 
 def every_page(puzzle, *, size: int, ranked: int, now) -> list:

@@ -8,8 +8,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 import farkle
-from daily.apis import schemas
-from daily.models import Attempt, Puzzle, ScoreCount
+from play.apis import schemas
+from play.models import Attempt, Puzzle, ScoreCount
 from tests.helpers import stored
 
 from .helpers import act, play_greedy, post, start_daily

@@ -17,8 +17,8 @@ import time_machine
 from celery import Celery
 from django.conf import settings
 
-from daily.models import Puzzle
 from farkle_site.celery import RECONCILE_EXPIRES, app
+from play.models import Puzzle
 from tests.helpers import REDIS
 from tests.processes import shared_database_url
 

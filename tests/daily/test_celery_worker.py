@@ -6,9 +6,9 @@ import pytest
 import time_machine
 from celery import Celery
 
-from daily.models import Attempt, Puzzle
 from daily.tasks import reconcile_task
 from farkle_site.celery import app
+from play.models import Attempt, Puzzle
 from tests.helpers import REDIS
 from tests.processes import celery_worker
 

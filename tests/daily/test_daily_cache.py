@@ -10,10 +10,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from daily.models import Player, Puzzle
 from daily.services import puzzles
 from daily.services.puzzles import daily_get_or_create
 from daily.services.rollover import puzzle_close
+from play.models import Player, Puzzle
 from tests.moments import NOON
 
 from .helpers import play_greedy, start_daily

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.test import Client
 
 import farkle
-from daily.models import Attempt
+from play.models import Attempt
 from tests.helpers import stored
 
 from .helpers import act, post, start_daily

@@ -1,13 +1,13 @@
 """Every JSON payload of the daily's API, in every shape the API documents, validated whole and
 recursively against its OpenAPI schema: the hand-built dicts of the action path
-(``daily.apis.payloads``) and the schema (``daily.apis.schemas``) cannot drift apart."""
+(``play.apis.payloads``) and the schema (``play.apis.schemas``) cannot drift apart."""
 
 import datetime
 
 import pytest
 
-from daily.models import Puzzle
 from daily.services.rollover import reconcile
+from play.models import Puzzle
 from tests.helpers import assert_documented
 
 from .helpers import act, greedy_action, play_greedy, post

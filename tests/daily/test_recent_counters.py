@@ -10,8 +10,8 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from daily.models import Player, Puzzle
-from daily.services.attempts import attempt_start
+from play.models import Player, Puzzle
+from play.services.attempts import attempt_start
 from tests.moments import NOON
 
 from .helpers import start_daily

@@ -7,13 +7,13 @@ from django.core.management import call_command
 from django.test import Client
 
 import farkle
-from daily.models import Attempt, Puzzle, ScoreCount
-from daily.selectors.leaderboards import attempt_ranks
 from daily.services import rollover
-from daily.services.attempts import attempt_act
-from daily.services.players import player_create
 from daily.services.rollover import puzzle_close, reconcile
 from farkle import foresight
+from play.models import Attempt, Puzzle, ScoreCount
+from play.selectors.leaderboards import attempt_ranks
+from play.services.attempts import attempt_act
+from play.services.players import player_create
 from tests.helpers import race
 
 from .helpers import act, play_greedy, post, start_daily
@@ -179,9 +179,9 @@ def test_a_close_stopped_midway_leaves_nothing_done_and_the_next_reconcile_close
 
 def _day_with_scores(scores: list[int]) -> int:
     """A daily whose official attempts finished with these scores (set directly: fast)."""
-    from daily.services.attempts import score_count_add
-    from daily.services.players import player_create
     from daily.services.puzzles import daily_get_or_create
+    from play.services.attempts import score_count_add
+    from play.services.players import player_create
 
     puzzle = daily_get_or_create(day=datetime.date(2026, 11, 29), now=at(12, 0))
     for i, score in enumerate(scores):

@@ -10,8 +10,8 @@ import hmac
 import pytest
 from django.conf import settings
 
-from daily.models import Attempt, Player, Puzzle
 from daily.services.rollover import reconcile
+from play.models import Attempt, Player, Puzzle
 
 from .helpers import act, post
 

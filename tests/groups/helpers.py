@@ -6,9 +6,9 @@ import datetime
 
 from django.test import Client
 
-from daily.models import Attempt, Player, Puzzle
-from daily.rules.calendar import day_start
 from daily.services.puzzles import daily_get_or_create
+from play.models import Attempt, Player, Puzzle
+from play.rules.days import day_start
 from tests.daily.helpers import post
 
 UTC = datetime.UTC

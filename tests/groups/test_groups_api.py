@@ -3,10 +3,10 @@ import datetime
 import pytest
 from django.test import Client
 
-from daily.models import Attempt, Player, ScoreCount
-from daily.selectors.leaderboards import leaderboard_page
 from groups import services
 from groups.models import Group, Membership
+from play.models import Attempt, Player, ScoreCount
+from play.selectors.leaderboards import leaderboard_page
 from tests.daily.helpers import play_greedy, post, start_daily
 from tests.moments import NOON
 

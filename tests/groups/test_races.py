@@ -5,10 +5,10 @@ import datetime
 import pytest
 from django.test import Client
 
-from daily.models import Player
 from farkle_site.domain import DomainError
 from groups import services
 from groups.models import Group, Membership
+from play.models import Player
 from tests.helpers import race
 from tests.moments import NOON
 

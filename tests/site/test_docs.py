@@ -50,3 +50,29 @@ def test_every_local_link_of_the_readme_leads_to_a_file():
     targets = re.findall(r"\]\(((?!https?:|#)[^)#\s]+)", readme)
     assert "docs/rules.md" in targets and "LICENSE" in targets
     assert [t for t in targets if not (ROOT / t).exists()] == []
+
+
+def _sections(text: str) -> dict[str, str]:
+    """The layout's tree cut at its top-level folders: ``{"play": "<its lines>", ...}``."""
+    tree = text.split("```", 2)[1]
+    parts = re.split(r"^(\w+)/ ", tree, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def test_the_layout_names_every_module_of_every_app():
+    sections = _sections((DOCS / "architecture.md").read_text())
+    unnamed = []
+    for app in ("play", "daily", "challenges", "groups"):
+        for path in sorted((ROOT / app).rglob("*.py")):
+            relative = path.relative_to(ROOT / app)
+            # Packages are named as folders; migrations are the database's history, not modules
+            # anyone looks for by purpose.
+            if path.name == "__init__.py" or relative.parts[0] == "migrations":
+                continue
+            if relative.parts[0] == "management":
+                named = "management/" in sections[app]
+            else:
+                named = re.search(rf"(?<![\w.]){re.escape(path.name)}", sections[app]) is not None
+            if not named:
+                unnamed.append(f"{app}/{relative}")
+    assert unnamed == []

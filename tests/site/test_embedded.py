@@ -55,9 +55,9 @@ with time_machine.travel(noon + datetime.timedelta(hours=13), tick=False):
         day = daily_get_or_create(day=noon.date(), now=noon + datetime.timedelta(hours=13))
     seen["closed_at"] = type(day.closed_at).__name__
     # Places within a score, and pages read from them (one entry a page: a place to start from).
-    from daily.models import Attempt
-    from daily.selectors.leaderboards import leaderboard_page
-    from daily.services.foresight import attempt_hold, attempt_release
+    from play.models import Attempt
+    from play.selectors.leaderboards import leaderboard_page
+    from play.services.foresight import attempt_hold, attempt_release
 
     def places():
         rows = Attempt.objects.filter(official=True).order_by("id")
@@ -142,7 +142,7 @@ for n, (score, minute, official, held) in enumerate(games):
         started_at=noon, updated_at=noon,
     )
 call_command("migrate", verbosity=0)
-from daily.models import Attempt
+from play.models import Attempt
 print(json.dumps(list(Attempt.objects.order_by("id").values_list("score_position", flat=True))))
 """
 

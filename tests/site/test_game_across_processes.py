@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 import farkle
-from daily.models import Attempt
+from play.models import Attempt
 from tests.daily.helpers import greedy_action
 from tests.processes import web_server
 

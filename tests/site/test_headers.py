@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from challenges.services import challenge_create
-from daily.services.players import player_create
+from play.services.players import player_create
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"

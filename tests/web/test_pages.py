@@ -10,8 +10,8 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from challenges.services import challenge_create
-from daily.services.players import player_create
 from farkle_site.views import server_error
+from play.services.players import player_create
 
 UTC = datetime.UTC
 

@@ -1,0 +1,115 @@
+"""Reads after the game: a finished attempt's graded decisions, the bots on the same dice, and the
+coach of a practice game, with who may see what when (docs/analysis.md, issue 12).
+
+The fairness rules: a player's own analysis uses only the throws they rolled, so it is theirs as
+soon as the game is finished. The bots play throws the player never rolled: before the puzzle
+closes only their scores are shown, and only to a player whose official game on the puzzle is
+finished; their games throw by throw, and anyone else's game, only once the puzzle has closed.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from functools import lru_cache
+
+import farkle
+from farkle.analysis import Advice, Analysis, analyse, coach
+from farkle.bots import HARD, BotGame, play_all
+from farkle_site.domain import Conflict, NotFound
+from play.models import Attempt, Player, Puzzle
+from play.selectors.attempts import attempt_of_player, attempt_visible
+
+
+@dataclass(frozen=True)
+class AttemptAnalysis:
+    """A finished attempt's analysis and, as far as the caller may see them, the bots' games."""
+
+    attempt: Attempt
+    game: farkle.Game
+    analysis: Analysis
+    # None: the bots' scores are hidden from this caller for now.
+    bots: dict[str, BotGame] | None
+    # Whether the bots' games may be shown throw by throw (else only their scores).
+    bot_games: bool
+
+
+@lru_cache(maxsize=512)
+def bots_on(
+    seed: bytes, table: str, rules: farkle.HouseRules = farkle.NO_HOUSE_RULES
+) -> dict[str, BotGame]:
+    """The three bots' games on a seed's dice under a challenge's house rules (deterministic,
+    so kept per process: the rules are part of the key)."""
+    return play_all(seed, table, rules)
+
+
+def official_finished(*, player: Player | None, puzzle: Puzzle) -> bool:
+    """Whether the player's official game on the puzzle is finished."""
+    if player is None:
+        return False
+    return Attempt.objects.filter(
+        player=player, puzzle=puzzle, official=True, state=Attempt.State.FINISHED
+    ).exists()
+
+
+def _closed(puzzle: Puzzle, now: datetime.datetime) -> bool:
+    return now >= puzzle.closes_at
+
+
+def bots_visible(*, attempt: Attempt, player: Player | None, now: datetime.datetime) -> bool:
+    """Whether the caller may see the bots' scores on this finished attempt's dice."""
+    if _closed(attempt.puzzle, now) or attempt.dice_source == Attempt.DiceSource.OWN:
+        return True
+    if player is not None and attempt.official and attempt.player_id == player.pk:
+        return True
+    return official_finished(player=player, puzzle=attempt.puzzle)
+
+
+def attempt_analysis(
+    *, attempt_id: int, player: Player | None, now: datetime.datetime
+) -> AttemptAnalysis:
+    """The analysis of a finished attempt the caller may see (their own, or anyone's once the
+    puzzle has closed); a refusal otherwise."""
+    attempt = attempt_visible(attempt_id=attempt_id, player=player, now=now)
+    if attempt is None:
+        raise NotFound("not_found", "No such attempt.")
+    game = attempt.game()
+    if not game.finished:
+        raise Conflict("wrong_state", "The analysis comes once the game is finished.")
+    shown = bots_visible(attempt=attempt, player=player, now=now)
+    # A practice game's own dice are revealed with it (its seed), so its bots may show them too.
+    games = _closed(attempt.puzzle, now) or attempt.dice_source == Attempt.DiceSource.OWN
+    return AttemptAnalysis(
+        attempt=attempt,
+        game=game,
+        analysis=analyse(game),
+        bots=bots_on(attempt.seed(), attempt.puzzle.table, attempt.puzzle.rules())
+        if shown
+        else None,
+        bot_games=games,
+    )
+
+
+def reference_score(
+    *, puzzle: Puzzle, player: Player | None, now: datetime.datetime, ranked: bool = False
+) -> int | None:
+    """The optimal player's score on the puzzle's dice, for its leaderboard's reference row:
+    after the close, or to a caller whose official game on it is finished (``ranked``: known
+    finished already, which spares the query); None otherwise."""
+    shown = ranked or _closed(puzzle, now) or official_finished(player=player, puzzle=puzzle)
+    if not shown:
+        return None
+    return bots_on(puzzle.seed(), puzzle.table, puzzle.rules())[HARD].score
+
+
+def attempt_coach(*, attempt_id: int, player: Player | None) -> tuple[Attempt, Advice | None]:
+    """Advice for the decision the caller's own practice game waits for; refused on an official
+    game (it counts) and on anyone else's."""
+    attempt = attempt_of_player(attempt_id=attempt_id, player_id=player and player.pk)
+    if attempt is None:
+        raise NotFound("not_found", "No such attempt.")
+    if attempt.official:
+        raise Conflict(
+            "wrong_state", "The coach helps in practice only, never in a game that counts."
+        )
+    return attempt, coach(attempt.game())

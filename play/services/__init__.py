@@ -1,0 +1,1 @@
+"""Writes: every function here changes stored data (keyword arguments, ``now`` passed in)."""

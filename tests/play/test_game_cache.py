@@ -1,0 +1,121 @@
+"""Remembered games (daily/game_cache.py): an action finds the game its process last played
+instead of replaying it, and never a game other than the stored actions' replay of the row it
+has just read."""
+
+import dataclasses
+
+import pytest
+from django.test import Client
+
+import farkle
+from play import game_cache
+from play.models import Attempt
+from tests.daily.helpers import act, play_greedy, start_daily
+from tests.moments import NOON
+
+DAY = "2026-11-29"
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
+
+
+def _replayed(attempt_id: int) -> farkle.Game:
+    """The game as the engine replays the stored row, computed here without the cache."""
+    attempt = Attempt.objects.select_related("puzzle").get(pk=attempt_id)
+    puzzle = attempt.puzzle
+    return farkle.Game.replay(attempt.seed(), attempt.actions, puzzle.table, puzzle.rules())
+
+
+def test_every_action_of_a_game_finds_the_game_its_last_answer_left(client):
+    attempt = start_daily(client, DAY)
+    finished = play_greedy(client, attempt)
+
+    # One action per step; each but the first found the game the previous answer remembered,
+    # and the suite's check replayed each and found it equal.
+    assert game_cache.hits == finished["step"] - 1
+    stored = Attempt.objects.get(pk=attempt["id"])
+    assert (stored.step, stored.score) == (finished["step"], finished["score"])
+    assert _replayed(attempt["id"]).score == finished["score"]
+
+
+def test_a_game_another_process_moved_on_is_replayed_not_served_stale(client):
+    attempt = start_daily(client, DAY)
+    attempt = act(client, attempt, {"action": "roll"}).json()
+    # This process's memory as it was at this step; another process then takes the next action.
+    stale = dict(game_cache._games)
+    while attempt["state"] != "awaiting_keep":
+        attempt = act(client, attempt, {"action": "roll"}).json()
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+    moved = act(client, attempt, {"action": "keep", "dice": best["dice"], "then": "bank"}).json()
+    game_cache.clear()
+    game_cache._games.update(stale)
+
+    read = client.get(f"/api/attempts/{attempt['id']}").json()
+
+    assert read["step"] == moved["step"]
+    assert read["score"] == _replayed(attempt["id"]).score == moved["score"]
+    assert game_cache.hits == 0
+
+
+def test_the_check_refuses_a_remembered_game_that_differs_from_the_replay(client, settings):
+    attempt = start_daily(client, DAY)
+    stored = Attempt.objects.select_related("puzzle").get(pk=attempt["id"])
+    game = _replayed(attempt["id"])
+    game_cache.remember(stored, dataclasses.replace(game, score=game.score + 50))
+
+    with pytest.raises(AssertionError, match="differs from its replay"):
+        client.get(f"/api/attempts/{attempt['id']}")
+
+    # Without the check (production), the remembered game is what is served: hence the check.
+    settings.FARKLE_CHECK_GAME_CACHE = False
+    assert client.get(f"/api/attempts/{attempt['id']}").json()["score"] == game.score + 50
+
+
+def _until_keep(client, attempt: dict) -> dict:
+    while attempt["state"] != "awaiting_keep":
+        attempt = act(client, attempt, {"action": "roll"}).json()
+    return attempt
+
+
+def test_an_action_from_a_stale_memory_is_refused_as_stale(client):
+    """Another process took the step this one remembers: the remembered row is not written
+    over; the answer is the long way's, from the row as it stands."""
+    attempt = _until_keep(client, start_daily(client, DAY))
+    stale = dict(game_cache._games)
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+    keep = {"action": "keep", "dice": best["dice"], "then": "bank"}
+    moved = act(client, attempt, keep).json()
+    game_cache.clear()
+    game_cache._games.update(stale)
+
+    again = act(client, attempt, keep)
+
+    assert (again.status_code, again.json()["code"]) == (409, "stale_step")
+    assert again.json()["attempt"]["step"] == moved["step"]
+    stored = Attempt.objects.get(pk=attempt["id"])
+    assert (stored.step, len(stored.actions)) == (moved["step"], moved["step"])
+
+
+def test_a_game_the_close_finalised_meanwhile_is_not_written_from_memory(client):
+    attempt = _until_keep(client, start_daily(client, DAY))
+    # What the close does to a late game (daily.services.rollover), this process unaware of it.
+    Attempt.objects.filter(pk=attempt["id"]).update(
+        state=Attempt.State.FINISHED, finished_at=NOON, finalised_at_close=True
+    )
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+
+    refused = act(client, attempt, {"action": "keep", "dice": best["dice"], "then": "bank"})
+
+    assert (refused.status_code, refused.json()["code"]) == (409, "day_closed")
+    assert Attempt.objects.get(pk=attempt["id"]).step == attempt["step"]
+
+
+def test_another_browser_cannot_act_on_a_remembered_game(client):
+    attempt = _until_keep(client, start_daily(client, DAY))
+    other = Client()
+    start_daily(other, DAY)  # a player of its own
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+
+    refused = act(other, attempt, {"action": "keep", "dice": best["dice"], "then": "bank"})
+
+    assert (refused.status_code, refused.json()["code"]) == (404, "not_found")
+    assert Attempt.objects.get(pk=attempt["id"]).step == attempt["step"]
