@@ -10,7 +10,7 @@ both alike:
 
 - throughput of ``GET /healthz`` (one query) and of game actions, players playing ten-turn games
   through the JSON API (target: actions reach at least 0.35× the trivial endpoint's throughput,
-  at most 2.0 ms of server CPU each);
+  at most 3.0 ms of server CPU each, the ceiling of issue 38);
 - action latency at 32 concurrent players, with no think time (saturation: by Little's law the
   mean latency is then players / throughput, printed beside it) and with a human's think time
   between actions (target: p99 under 25 ms);
@@ -1022,7 +1022,7 @@ def run(site: Server, database: str, args: argparse.Namespace) -> None:
             "≥",
         ),
         ("server CPU per healthz (ms, gunicorn + postgres)", healthz_ms, ".2f", None, ""),
-        ("server CPU per action (ms, gunicorn + postgres)", action_ms, ".2f", 2.0, "<"),
+        ("server CPU per action (ms, gunicorn + postgres)", action_ms, ".2f", 3.0, "<"),
         ("healthz / action server CPU", healthz_ms / action_ms, ".2f", None, ""),
         (f"action p50, {players_at}, no think time (ms)", p50(action_latencies), ".1f", None, ""),
         (f"action mean, {players_at}, no think time (ms)", mean_ms, ".1f", None, ""),

@@ -13,9 +13,8 @@ from django.test import Client
 from play.models import Attempt, Player, Puzzle
 from play.services import players as players_service
 from play.services.players import player_create
+from tests.daily.helpers import post, start_daily
 from tests.moments import NOON
-
-from .helpers import post, start_daily
 
 pytestmark = pytest.mark.django_db
 DAY = NOON.date().isoformat()

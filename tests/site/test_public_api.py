@@ -295,7 +295,10 @@ def undocumented_overrides(modules: list[str], packages: set[str]) -> list[str]:
                 base for base in cls.__mro__[1:] if base.__module__.split(".")[0] not in packages
             ]
             for attribute, value in vars(cls).items():
-                if attribute.startswith("__") or not callable(value):
+                # Methods only: a class attribute a library documents setting (an extension's
+                # target_class, a serializer's Meta) is configuration, not a replaced method.
+                method = isinstance(value, classmethod | staticmethod) or inspect.isfunction(value)
+                if attribute.startswith("__") or not method:
                     continue
                 owner = next((base for base in libraries if attribute in vars(base)), None)
                 if owner is None or owner is object:
