@@ -1,5 +1,5 @@
-"""The daily's API, and the attempt endpoints (shared by every kind of puzzle, but served by
-``daily.apis.attempts`` for now); the rest of the shared API is in ``play.urls``."""
+"""The daily's API; what every kind of puzzle shares (an attempt's endpoints among them) is in
+``play.urls``."""
 
 from django.urls import path
 
@@ -11,12 +11,6 @@ urlpatterns = [
     path("daily/today", attempts.DailyTodayApi.as_view(), name="daily-today"),
     path("daily/<str:day>", attempts.DailyDayApi.as_view(), name="daily-day"),
     path("daily/<str:day>/attempts", attempts.DailyAttemptsApi.as_view(), name="daily-attempts"),
-    path("attempts/<int:attempt_id>", attempts.AttemptApi.as_view(), name="attempt"),
-    path(
-        "attempts/<int:attempt_id>/actions",
-        attempts.AttemptActionsApi.as_view(),
-        name="attempt-actions",
-    ),
     path(
         "daily/<str:day>/leaderboard",
         DailyLeaderboardApi.as_view(),

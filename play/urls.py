@@ -1,13 +1,21 @@
-"""The API every kind of puzzle shares: a finished attempt's analysis, the player and accounts,
-the rules (the daily's endpoints are in ``daily.urls``, the challenges' in ``challenges.urls``)."""
+"""The API every kind of puzzle shares: an attempt's state and actions, its analysis, the player
+and accounts, the rules (the daily's endpoints are in ``daily.urls``, the challenges' in
+``challenges.urls``)."""
 
 from django.urls import path
 
 from play.apis import analysis
+from play.apis import attempts as attempt_apis
 from play.apis import players as player_apis
 from play.apis import rules as rules_apis
 
 urlpatterns = [
+    path("attempts/<int:attempt_id>", attempt_apis.AttemptApi.as_view(), name="attempt"),
+    path(
+        "attempts/<int:attempt_id>/actions",
+        attempt_apis.AttemptActionsApi.as_view(),
+        name="attempt-actions",
+    ),
     path(
         "attempts/<int:attempt_id>/analysis",
         analysis.AttemptAnalysisApi.as_view(),

@@ -10,10 +10,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 APPS = {"play", "daily", "challenges", "groups"}
 
-# play/ reading daily/: the process's recent counters of a daily and the check that a cached
-# daily is still its row (both kept for the midnight rush, issue 38 removes them), and the
-# refreeze of a closed puzzle's statistics on release, which lives with the close. None may be
-# added; each goes once its use does.
+# play/ reading daily/: an official start counted in the process's recent counters of its daily
+# (the day's "n played" read by the midnight rush), and the refreeze of a closed puzzle's
+# statistics on release, which lives with the close. None may be added; each goes once its use
+# does.
 KNOWN_CORE_IMPORTS_OF_DAILY = {
     ("play/services/attempts.py", "daily.services.puzzles"),
     ("play/services/foresight.py", "daily.services"),
