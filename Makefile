@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Re-install only when a requirements file changes.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run serve test bench fmt messages screenshots solutions
+.PHONY: venv run serve test sweep bench fmt messages screenshots solutions
 
 venv: $(STAMP)
 
@@ -37,19 +37,24 @@ serve: venv
 	$(BIN)/honcho start
 
 # Lint, then every test against Postgres, with production settings (DEBUG off) and known secrets.
-test: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)
-test: export DEBUG := 0
-test: export SECRET_KEY := test-secret-key-for-the-test-suite-only-0123456789abcdefghijklmnop
-test: export FARKLE_SEED_SECRET := test-secret
-test: export SECURE_SSL_REDIRECT := 0
-test: export CELERY_BROKER_URL :=
+test sweep: export DATABASE_URL := $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/farkle)
+test sweep: export DEBUG := 0
+test sweep: export SECRET_KEY := test-secret-key-for-the-test-suite-only-0123456789abcdefghijklmnop
+test sweep: export FARKLE_SEED_SECRET := test-secret
+test sweep: export SECURE_SSL_REDIRECT := 0
+test sweep: export CELERY_BROKER_URL :=
 # The Redis cache production uses (sessions, throttles), on a database of its own: each test
 # empties it (tests/conftest.py).
-test: export CACHE_URL := $(or $(CACHE_URL),redis://127.0.0.1:6379/9)
+test sweep: export CACHE_URL := $(or $(CACHE_URL),redis://127.0.0.1:6379/9)
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The tests that depend on the date, run once at each of 65 instants over a year (tests/sweep.py;
+# SWEEP_ARGS: --every N, or other test paths); the same environment as the tests.
+sweep: venv
+	$(BIN)/python tests/sweep.py $(SWEEP_ARGS)
 
 # The leaderboard and scale benches load millions of attempts into databases of their own on the
 # DATABASE_URL server (named after its database, dropped at the end); docs/performance.md.

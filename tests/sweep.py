@@ -1,14 +1,14 @@
 """Run tests once at each of the sweep's instants (tests/clock.py), to show they pass on any day.
 
-    .venv/bin/python tests/sweep.py                      # the tests that depend on the date
-    .venv/bin/python tests/sweep.py tests/browser -x     # any pytest arguments instead
-    .venv/bin/python tests/sweep.py --every 4 ...        # one instant in four (a quicker look)
+    make sweep                                           # the tests that depend on the date
+    make sweep SWEEP_ARGS="tests/browser -x"              # any pytest arguments instead
+    make sweep SWEEP_ARGS="--every 4"                    # one instant in four (a quicker look)
 
 Each instant is a pytest run of its own with ``FARKLE_TEST_NOW`` set, so the suite's clock, the
 live server's, the browser's and those of the processes a test starts all stand there
 (tests/clock.py). The test database is kept between the runs (``--reuse-db``). Prints one line per
 instant and a last line ``N passed, N failed`` counting instants; exits 1 if any failed.
-Environment as for ``make test`` (DATABASE_URL, the secrets; see the Makefile's ``test`` verb).
+``make sweep`` gives it the environment of ``make test``.
 """
 
 from __future__ import annotations
