@@ -262,7 +262,7 @@ SESSION_ENGINE = (
     else "django.contrib.sessions.backends.db"
 )
 
-# Replay every game daily/game_cache.py finds and fail the request if they differ (the tests).
+# Replay every game play/game_cache.py finds and fail the request if they differ (the tests).
 FARKLE_CHECK_GAME_CACHE = False
 
 # The first day with a daily: earlier dates are not puzzles (404), like future ones.

@@ -22,7 +22,7 @@ def pytest_configure(config):
     }
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
-    # Every game daily/game_cache.py serves is checked against its replay, in every test.
+    # Every game play/game_cache.py serves is checked against its replay, in every test.
     settings.FARKLE_CHECK_GAME_CACHE = True
 
 

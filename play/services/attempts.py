@@ -143,7 +143,7 @@ def attempt_act(
 
 def _game(attempt: Attempt) -> farkle.Game:
     """The attempt's game (``Attempt.game``), its replay found in this process's cache of games
-    when it holds the one of this row's step (daily/game_cache.py)."""
+    when it holds the one of this row's step (play/game_cache.py)."""
     game = game_cache.game_of(attempt)
     return game.ended_by_close() if attempt.finalised_at_close else game
 

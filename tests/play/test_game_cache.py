@@ -1,4 +1,4 @@
-"""Remembered games (daily/game_cache.py): an action finds the game its process last played
+"""Remembered games (play/game_cache.py): an action finds the game its process last played
 instead of replaying it, and never a game other than the stored actions' replay of the row it
 has just read."""
 

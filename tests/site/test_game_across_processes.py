@@ -1,4 +1,4 @@
-"""One game whose actions two separate web processes serve in turn (daily/game_cache.py is a pure
+"""One game whose actions two separate web processes serve in turn (play/game_cache.py is a pure
 cache): each process answers from the row as it stands, never from a game it remembers, and the
 stored actions replay to the game both answered."""
 
