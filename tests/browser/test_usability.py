@@ -7,6 +7,7 @@ import datetime
 import re
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
@@ -305,9 +306,11 @@ def test_a_day_is_written_one_way_per_language(contexts, locale):
     api_play(page.context, f"/api/daily/{day.isoformat()}/attempts")
     page.goto("/leaderboard")
     expect(page.locator("h1 .h1-date")).to_have_text(written(day))
-    expect(page.locator(".list-plain a").first).to_have_text(written(yesterday))
-    page.goto(f"/daily/{yesterday.isoformat()}")
-    expect(page.locator("h1")).to_contain_text(written(yesterday))
+    # On the calendar's first day (a date the sweep visits, tests/clock.py) there is no yesterday.
+    if yesterday >= settings.FARKLE_FIRST_DAY:
+        expect(page.locator(".list-plain a").first).to_have_text(written(yesterday))
+        page.goto(f"/daily/{yesterday.isoformat()}")
+        expect(page.locator("h1")).to_contain_text(written(yesterday))
     page.goto("/me")
     expect(page.locator("[data-role=history] tr td a").first).to_have_text(written(day))
 
