@@ -130,6 +130,13 @@ class Player:
         if self.game.state == farkle.AWAITING_KEEP:
             assert self.dice_on_screen() == list(self.game.dice)
 
+    def roll_to_a_scoring_throw(self) -> None:
+        """Roll until a throw scores: a day's first throw may be a Farkle (the day's dice decide),
+        which ends the turn before any die can be kept."""
+        self.apply(Roll())
+        while self.game.state != farkle.AWAITING_KEEP:
+            self.apply(Roll())
+
     def play(self, strategy: Strategy, *, until: Callable[[Game], bool] | None = None) -> None:
         stop = until or (lambda game: game.finished)
         while not stop(self.game):
