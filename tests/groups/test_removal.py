@@ -21,6 +21,8 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery staple"
 # Crockford's base-32 (docs/play.md): digits and letters without I, L, O and U; a group's has 7.
 GROUP_CODE = re.compile(r"[0-9A-HJKMNP-TV-Z]{7}")
+REMOVED_EN = "removed you from the group. You cannot join it again unless they let you back."
+REMOVED_FR = "vous a retiré du groupe. Vous ne pouvez pas le rejoindre à nouveau"
 
 
 @pytest.fixture(autouse=True)
@@ -100,6 +102,27 @@ def test_the_removed_member_is_told_so_by_every_endpoint_they_try(client, crew):
     assert client.get(f"/api/groups/{code}").json()["removed"] is False
 
 
+def test_the_removed_member_reads_it_plainly_on_the_groups_page(client, crew):
+    code, bob, _ = crew
+    remove(client, code, my_id(bob, code))
+
+    page = bob.get(f"/g/{code}")
+    assert page.status_code == 403
+    text = page_text(page)
+    assert "You were removed from this group" in text
+    assert f"The creator of “Lunch crew” {REMOVED_EN}" in text
+    assert 'data-action="join"' not in text and 'data-role="today"' not in text
+    in_french = Client(HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    in_french.cookies = bob.cookies
+    french = page_text(in_french.get(f"/g/{code}"))
+    assert '<html lang="fr">' in french
+    assert "Vous avez été retiré de ce groupe" in french
+    assert f"Le créateur de « Lunch crew » {REMOVED_FR}" in french
+    # A stranger still sees the Join button, and a member the group.
+    assert 'data-action="join"' in page_text(Client().get(f"/g/{code}"))
+    assert REMOVED_EN not in page_text(client.get(f"/g/{code}"))
+
+
 def test_the_creator_lists_the_removed_and_lets_one_back(client, crew):
     code, bob, cyd = crew
     bob_id, cyd_id = my_id(bob, code), my_id(cyd, code)
@@ -174,6 +197,7 @@ def test_the_removal_is_of_the_player_whatever_their_account_or_browser(client, 
         post(phone, "/api/auth/login", {"username": "bob", "password": PASSWORD}).status_code == 200
     )
     assert post(phone, f"/api/groups/{code}/members").json()["code"] == "removed"
+    assert page_text(phone.get(f"/g/{code}")).count(REMOVED_EN) == 1
     assert not Membership.objects.filter(player_id=bob_id, group__code=code).exists()
 
 
@@ -239,6 +263,15 @@ def test_a_new_code_keeps_the_removed_out_and_the_removed_finds_nothing_at_the_o
     assert bob.get(f"/g/{code}").status_code == 404
     # Were the new code to reach them, the removal still holds there.
     assert post(bob, f"/api/groups/{new}/members").json()["code"] == "removed"
+    assert bob.get(f"/g/{new}").status_code == 403
+
+
+def test_the_creators_page_offers_the_new_code_and_the_removed_list(client, crew):
+    code, bob, _ = crew
+    mine = page_text(client.get(f"/g/{code}"))
+    assert 'data-action="new-code"' in mine and 'data-role="removed"' in mine
+    theirs = page_text(bob.get(f"/g/{code}"))
+    assert 'data-action="new-code"' not in theirs and 'data-role="removed"' not in theirs
 
 
 def test_a_join_that_read_the_group_before_its_code_changed_finds_nothing(client, crew):
