@@ -1,5 +1,6 @@
-"""Groups of friends: create, look up, join, leave, remove, rename, close; the day's table and
-the season (members only: anyone else gets 403 ``not_a_member``)."""
+"""Groups of friends: create, look up, join, leave, remove and let back, rename, change the code,
+close; the day's table and the season (members only: anyone else gets 403 ``not_a_member``, a
+player the creator removed 403 ``removed``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,7 +34,9 @@ _MONTH = re.compile(r"\d{4}-\d{2}")
 
 
 def group_data(request: Request, group: Group, player: Player | None) -> dict[str, Any]:
-    """What anyone holding the code may see: enough to decide to join, never members' scores."""
+    """What anyone holding the code may see: enough to decide to join, never members' scores;
+    and whether the creator removed me (then I cannot join)."""
+    member = selectors.is_member(group=group, player=player)
     return {
         "code": group.code,
         "display_code": code_display(group.code),
@@ -41,8 +44,9 @@ def group_data(request: Request, group: Group, player: Player | None) -> dict[st
         "name": group.name,
         "created_at": iso(group.created_at),
         "members": selectors.member_count(group=group),
-        "member": selectors.is_member(group=group, player=player),
+        "member": member,
         "creator": player is not None and group.creator_id == player.pk,
+        "removed": not member and selectors.is_removed(group=group, player=player),
     }
 
 
@@ -54,7 +58,12 @@ class GroupSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     members = serializers.IntegerField(help_text="How many players the group holds.")
     member = serializers.BooleanField(help_text="I am a member.")
-    creator = serializers.BooleanField(help_text="I created it (so I rename, remove, close).")
+    creator = serializers.BooleanField(
+        help_text="I created it (so I rename, remove and let back, change the code, close)."
+    )
+    removed = serializers.BooleanField(
+        help_text="The group's creator removed me: I cannot join until they let me back."
+    )
 
 
 class StandingSerializer(serializers.Serializer):
@@ -91,7 +100,24 @@ def _member_group(request: Request, code: str) -> tuple[Group, Player]:
     return group, player
 
 
-_MEMBERS_ONLY = {403: ErrorSerializer}
+# What each refusal of the groups' endpoints means (403 and 404 answers), for the schema.
+_CSRF = "`forbidden`: the CSRF check failed (send `X-CSRFToken` with the `csrftoken` cookie)"
+_NOT_A_MEMBER = (
+    "`not_a_member`: only the group's members may (join it first); `removed`: the group's "
+    "creator removed me, and I cannot join it again until they let me back"
+)
+_CREATOR_ONLY = "`forbidden`: only the group's creator may"
+_NO_GROUP = "`not_found`: no group has this code (nor has a code its creator changed)"
+
+
+def _refusals(forbidden: list[str], not_found: str = _NO_GROUP) -> dict[int, OpenApiResponse]:
+    return {
+        403: OpenApiResponse(ErrorSerializer, description="; ".join(forbidden) + "."),
+        404: OpenApiResponse(ErrorSerializer, description=not_found + "."),
+    }
+
+
+_MEMBERS_ONLY = _refusals([_NOT_A_MEMBER])
 
 
 class GroupsApi(APIView):
@@ -148,7 +174,7 @@ class GroupApi(APIView):
     throttle_scope = LOOKUP_SCOPE
 
     @extend_schema(
-        responses=GroupSerializer,
+        responses={200: GroupSerializer, 404: _refusals([])[404]},
         summary="Look a group up by its code: its name and size (members and scores need joining)",
     )
     def get(self, request: Request, code: str) -> Response:
@@ -157,7 +183,7 @@ class GroupApi(APIView):
 
     @extend_schema(
         request=NameSerializer,
-        responses={200: GroupSerializer},
+        responses={200: GroupSerializer, **_refusals([_NOT_A_MEMBER, _CREATOR_ONLY, _CSRF])},
         summary="Rename the group (its creator only: 403 `forbidden`)",
     )
     def patch(self, request: Request, code: str) -> Response:
@@ -168,7 +194,7 @@ class GroupApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={204: None, **_MEMBERS_ONLY},
+        responses={204: None, **_refusals([_NOT_A_MEMBER, _CREATOR_ONLY, _CSRF])},
         summary="Close the group for everyone (its creator only); the games themselves stay",
     )
     def delete(self, request: Request, code: str) -> Response:
@@ -210,7 +236,16 @@ class GroupMembersApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: GroupSerializer},
+        responses={
+            200: GroupSerializer,
+            **_refusals(
+                [
+                    "`removed`: the group's creator removed me, and I cannot join it again until "
+                    "they let me back",
+                    _CSRF,
+                ]
+            ),
+        },
         summary="Join the group (as a guest or an account); joining twice changes nothing",
     )
     def post(self, request: Request, code: str) -> Response:
@@ -224,7 +259,10 @@ class GroupMembersApi(APIView):
 class GroupLeaveApi(APIView):
     @extend_schema(
         request=None,
-        responses={204: None, **_MEMBERS_ONLY},
+        responses={
+            204: None,
+            **_refusals([_NOT_A_MEMBER, "`forbidden`: the creator closes it instead", _CSRF]),
+        },
         summary="Leave the group (its creator closes it instead: 403 `forbidden`)",
     )
     def delete(self, request: Request, code: str) -> Response:
@@ -236,13 +274,86 @@ class GroupLeaveApi(APIView):
 class GroupMemberApi(APIView):
     @extend_schema(
         request=None,
-        responses={204: None, **_MEMBERS_ONLY},
-        summary="Remove a member (the group's creator only: 403 `forbidden`)",
+        responses={
+            204: OpenApiResponse(
+                description="Removed (or already removed): the player cannot join again until "
+                "the creator lets them back."
+            ),
+            **_refusals(
+                [_NOT_A_MEMBER, _CREATOR_ONLY + " (and never on themselves)", _CSRF],
+                _NO_GROUP + ", or the player is not a member",
+            ),
+        },
+        summary="Remove a member for good (the group's creator only): they cannot join again "
+        "until the creator lets them back",
     )
     def delete(self, request: Request, code: str, player_id: int) -> Response:
         group, player = _member_group(request, code)
-        services.member_remove(group=group, by=player, player_id=player_id)
+        services.member_remove(group=group, by=player, player_id=player_id, now=timezone.now())
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RemovedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    removed_at = serializers.DateTimeField()
+
+
+class GroupRemovedApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = LOOKUP_SCOPE
+
+    @extend_schema(
+        responses={
+            200: RemovedSerializer(many=True),
+            **_refusals([_NOT_A_MEMBER, "`forbidden`: only the group's creator sees them"]),
+        },
+        summary="The players the creator removed, most recently first (the creator only)",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        group, player = _member_group(request, code)
+        return Response(
+            [
+                {"id": r.player_id, "name": r.player.display_name, "removed_at": iso(r.removed_at)}
+                for r in selectors.removals_of(group=group, viewer=player)
+            ]
+        )
+
+
+class GroupRemovedPlayerApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={
+            204: OpenApiResponse(
+                description="Let back: the player may join again, with the group's code."
+            ),
+            **_refusals(
+                [_NOT_A_MEMBER, _CREATOR_ONLY, _CSRF],
+                _NO_GROUP + ", or the player was not removed from it",
+            ),
+        },
+        summary="Let a removed player back (the creator only): they may join again, by the code",
+    )
+    def delete(self, request: Request, code: str, player_id: int) -> Response:
+        group, player = _member_group(request, code)
+        services.member_let_back(group=group, by=player, player_id=player_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class GroupCodeApi(APIView):
+    throttle_classes = [ScopedAddressThrottle]
+    throttle_scope = LOOKUP_SCOPE
+
+    @extend_schema(
+        request=None,
+        responses={200: GroupSerializer, **_refusals([_NOT_A_MEMBER, _CREATOR_ONLY, _CSRF])},
+        summary="Give the group a new random code (the creator only): the old code and link find "
+        "nothing from then on; the members stay",
+    )
+    def post(self, request: Request, code: str) -> Response:
+        group, player = _member_group(request, code)
+        group = services.group_code_change(group=group, by=player)
+        return Response(group_data(request, group, player))
 
 
 class RowSerializer(serializers.Serializer):

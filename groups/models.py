@@ -39,3 +39,20 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.group}"
+
+
+class Removal(models.Model):
+    """A player the group's creator removed: they cannot join it again until the creator lets
+    them back (which deletes this row). It is of the player, whatever their account or browser."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="removals")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="group_removals")
+    removed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "player"], name="removal_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} removed from {self.group}"

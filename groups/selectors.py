@@ -1,4 +1,5 @@
-"""Reads of groups: a group by its code, my groups, a day's table and the season.
+"""Reads of groups: a group by its code, its members and removed players, my groups, a day's
+table and the season.
 
 Every read starts from the group's members (at most ``MEMBERS_PER_GROUP``) and finds their
 official attempts through the index of one official attempt per player and puzzle, so its cost
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from farkle_site.domain import Forbidden, Invalid, NotFound
 from groups.codes import InvalidCode, code_normalise
-from groups.models import Group, Membership
+from groups.models import Group, Membership, Removal
 from play.models import Attempt, Player, Puzzle
 from play.selectors.stats import streaks
 
@@ -35,13 +36,41 @@ def is_member(*, group: Group, player: Player | None) -> bool:
     return player is not None and Membership.objects.filter(group=group, player=player).exists()
 
 
+def removed_refusal() -> Forbidden:
+    """What a player the group's creator removed meets, whatever they try: joining, the members,
+    the table, the season."""
+    return Forbidden(
+        "removed",
+        "The group's creator removed you from this group: you can join it again only if they "
+        "let you back.",
+    )
+
+
+def is_removed(*, group: Group, player: Player | None) -> bool:
+    """Whether the group's creator removed the player (and has not let them back)."""
+    return player is not None and Removal.objects.filter(group=group, player=player).exists()
+
+
 def member_require(*, group: Group, player: Player | None) -> None:
-    """403 ``not_a_member`` unless the player belongs to the group: its members and scores are
-    visible to its members only."""
-    if not is_member(group=group, player=player):
-        raise Forbidden(
-            "not_a_member", "Only the group's members see it: join it with its link or code."
-        )
+    """403 unless the player belongs to the group: its members and scores are visible to its
+    members only. A player its creator removed is told so (``removed``); anyone else is
+    ``not_a_member``."""
+    if is_member(group=group, player=player):
+        return
+    if is_removed(group=group, player=player):
+        raise removed_refusal()
+    raise Forbidden(
+        "not_a_member", "Only the group's members see it: join it with its link or code."
+    )
+
+
+def removals_of(*, group: Group, viewer: Player) -> list[Removal]:
+    """The players the group's creator removed, most recently first: for the creator only."""
+    if group.creator_id != viewer.pk:
+        raise Forbidden("forbidden", "Only the group's creator sees whom they removed.")
+    return list(
+        Removal.objects.filter(group=group).select_related("player").order_by("-removed_at", "-id")
+    )
 
 
 def members_of(*, group: Group) -> list[Membership]:

@@ -12,6 +12,13 @@ urlpatterns = [
         apis.GroupMemberApi.as_view(),
         name="api-group-member",
     ),
+    path("groups/<str:code>/removed", apis.GroupRemovedApi.as_view(), name="api-group-removed"),
+    path(
+        "groups/<str:code>/removed/<int:player_id>",
+        apis.GroupRemovedPlayerApi.as_view(),
+        name="api-group-removed-player",
+    ),
+    path("groups/<str:code>/code", apis.GroupCodeApi.as_view(), name="api-group-code"),
     path("groups/<str:code>/table", apis.GroupTableApi.as_view(), name="api-group-table"),
     path("groups/<str:code>/season", apis.GroupSeasonApi.as_view(), name="api-group-season"),
 ]

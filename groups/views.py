@@ -52,8 +52,9 @@ def enter(request: HttpRequest) -> HttpResponse:
 @require_safe
 @ensure_csrf_cookie
 def group(request: HttpRequest, code: str) -> HttpResponse:
-    """A group: to its members, today's table and the season; to anyone else, its name and a
-    Join button (the link is the invitation)."""
+    """A group: to its members, today's table and the season; to a player its creator removed,
+    that they were removed; to anyone else, its name and a Join button (the link is the
+    invitation)."""
     if not ScopedAddressThrottle().allow_request(request, _LookupScope):
         return render(
             request,
@@ -76,16 +77,21 @@ def group(request: HttpRequest, code: str) -> HttpResponse:
     if code != found.code:
         return redirect("group", code=found.code)
     player = session_player(request)
+    member = selectors.is_member(group=found, player=player)
+    # A player the creator removed is told so in plain words, in place of the Join button.
+    removed = not member and selectors.is_removed(group=found, player=player)
     return render(
         request,
         "groups/group.html",
         {
             "group": found,
             "display_code": code_display(found.code),
-            "member": selectors.is_member(group=found, player=player),
+            "member": member,
+            "removed": removed,
             "creator": player is not None and found.creator_id == player.pk,
             "members": selectors.member_count(group=found),
             "share_url": request.build_absolute_uri(found.get_absolute_url()),
             "today": day_of(timezone.now()),
         },
+        status=403 if removed else 200,
     )

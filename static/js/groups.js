@@ -12,6 +12,7 @@
       too_many_groups: _("You are already in 20 groups: leave one to join another."),
       not_a_member: _("Only the group's members see it: join it first."),
       forbidden: _("Only the group's creator can do that."),
+      removed: _("The group's creator removed you from this group: you can join it again only if they let you back."),
     };
     return (err && own[err.code]) || F.errorMessage(err);
   }
@@ -165,7 +166,12 @@
         if (root.dataset.creator && !m.creator) {
           var remove = F.el("button", { type: "button", class: "btn small", text: _("Remove"), "aria-label": F.interpolate(_("Remove %(name)s"), { name: m.name }, true) });
           remove.addEventListener("click", function () {
-            F.api(base + "/members/" + m.id, { method: "DELETE" }).then(loadMembers).catch(function (err) { showError(role("manage-error"), err); });
+            if (!window.confirm(F.interpolate(_("Remove %(name)s from the group? They cannot join again unless you let them back."), { name: m.name }, true))) return;
+            F.api(base + "/members/" + m.id, { method: "DELETE" }).then(function () {
+              role("manage-error").hidden = true;
+              F.announce(F.interpolate(_("%(name)s was removed."), { name: m.name }, true));
+              return Promise.all([loadMembers(), loadRemoved()]);
+            }).catch(function (err) { showError(role("manage-error"), err); });
           });
           item.appendChild(remove);
         }
@@ -174,9 +180,32 @@
     });
   }
 
+  /* The creator's list of the players they removed, each with a button to let them back. */
+  function loadRemoved() {
+    var block = role("removed-block");
+    if (!block) return Promise.resolve();
+    return F.api(base + "/removed").then(function (removed) {
+      var ul = role("removed");
+      ul.textContent = "";
+      block.hidden = !removed.length;
+      removed.forEach(function (r) {
+        var back = F.el("button", { type: "button", class: "btn small", text: _("Let back"), "aria-label": F.interpolate(_("Let %(name)s back"), { name: r.name }, true) });
+        back.addEventListener("click", function () {
+          F.api(base + "/removed/" + r.id, { method: "DELETE" }).then(function () {
+            role("manage-error").hidden = true;
+            F.announce(F.interpolate(_("%(name)s may join again with the group's link."), { name: r.name }, true));
+            return loadRemoved();
+          }).catch(function (err) { showError(role("manage-error"), err); });
+        });
+        ul.appendChild(F.el("li", {}, [F.el("span", { text: r.name }), back]));
+      });
+    });
+  }
+
   F.api(base + "/table").then(renderToday).catch(function (err) { role("today-note").textContent = message(err); });
   loadSeason(null).catch(function () {});
   loadMembers().catch(function () {});
+  loadRemoved().catch(function () {});
 
   var rename = role("rename");
   if (rename) {
@@ -189,6 +218,16 @@
       }).catch(function (err) { showError(role("manage-error"), err); });
     });
   }
+  action("new-code", function (button) {
+    if (!window.confirm(_("Give the group a new code? The current link and code stop working at once; the members stay."))) return;
+    button.disabled = true;
+    F.api(base + "/code", { method: "POST" }).then(function (group) {
+      window.location.href = "/g/" + group.code;
+    }).catch(function (err) {
+      showError(role("code-error"), err);
+      button.disabled = false;
+    });
+  });
   action("close", function () {
     if (!window.confirm(_("Close the group for everyone? Its table and season go; the games stay."))) return;
     F.api(base, { method: "DELETE" }).then(function () { window.location.href = "/g/"; }).catch(function (err) { showError(role("manage-error"), err); });

@@ -160,3 +160,60 @@ def test_screenshots_of_a_group_and_the_results_panel(contexts, folder):
         expect(page.locator("[data-role=group-standings] li")).to_have_count(1)
         page.locator("[data-role=results]").scroll_into_view_if_needed()
         page.screenshot(path=folder / f"results-{name}.png", full_page=True)
+
+
+def test_a_removed_friend_is_told_plainly_until_the_creator_lets_them_back(contexts):
+    """Issue 39 item 1, as the two players see it: Ann removes Bob, who cannot rejoin and reads
+    why in French on his phone; she lets him back, then gives the group a new code."""
+    ann = contexts.page(**DESKTOP)
+    code = create_group(ann, "Lunch crew")
+    bob = contexts.page(locale="fr-FR", **PHONE)
+    bob.goto(f"/g/{code}")
+    bob.locator("[data-action=join]").click()
+    expect(bob.locator("[data-role=today-table]")).to_be_visible()
+    bob_name = bob.evaluate("fetch('/api/me').then(r => r.json()).then(me => me.name)")
+
+    # Ann removes Bob, confirming what it means.
+    asked = []
+    ann.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    ann.reload()
+    ann.get_by_role("button", name=f"Remove {bob_name}").click()
+    removed = ann.locator("[data-role=removed] li")
+    expect(removed).to_have_count(1)
+    expect(removed).to_contain_text(bob_name)
+    expect(ann.locator("[data-role=members] li")).to_have_count(1)
+    assert asked == [
+        f"Remove {bob_name} from the group? They cannot join again unless you let them back."
+    ]
+
+    # Bob opens the group's link again: told plainly, in French, with no Join button.
+    bob.goto(f"/g/{code}")
+    notice = bob.locator("[data-role=removed-notice]")
+    expect(notice).to_contain_text("Vous avez été retiré de ce groupe")
+    expect(notice).to_contain_text(
+        "Le créateur de « Lunch crew » vous a retiré du groupe. Vous ne pouvez pas le rejoindre "
+        "à nouveau, sauf s’il vous réadmet."
+    )
+    expect(bob.locator("[data-action=join]")).to_have_count(0)
+    expect(bob.locator("[data-role=today-table]")).to_have_count(0)
+    no_sideways_scroll(bob)
+
+    # Ann lets him back: he joins again with the same link.
+    ann.get_by_role("button", name=f"Let {bob_name} back").click()
+    expect(ann.locator("[data-role=removed-block]")).to_be_hidden()
+    bob.reload()
+    bob.locator("[data-action=join]").click()
+    expect(bob.locator("[data-role=today-table]")).to_be_visible()
+
+    # Ann gives the group a new code: her page moves to it, Bob stays a member, the old link
+    # finds nothing.
+    ann.get_by_role("button", name="Change the code").click()
+    ann.wait_for_url(lambda url: re.search(r"/g/[0-9A-Z]{7}$", url) and code not in url)
+    new = ann.url.rsplit("/", 1)[1]
+    expect(ann.locator("#invite-code")).to_have_value(f"{new[:3]}-{new[3:]}")
+    expect(ann.locator("[data-role=members] li")).to_have_count(2)
+    assert len(asked) == 2 and asked[1].startswith("Give the group a new code?")
+    bob.goto(f"/g/{code}")
+    expect(bob.locator("h1")).to_have_text("Farkle ! Rien ici.")
+    bob.goto(f"/g/{new}")
+    expect(bob.locator("[data-role=today-table]")).to_be_visible()

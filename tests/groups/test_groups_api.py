@@ -37,6 +37,7 @@ def test_create_gives_a_code_and_link_and_makes_me_the_first_member(client, cloc
         "members": 1,
         "member": True,
         "creator": True,
+        "removed": False,
     }
     assert len(code) == 7
     assert [m["creator"] for m in members(client, code)] == [True]
@@ -289,6 +290,9 @@ def test_the_schema_documents_the_groups_api(client):
         "/api/groups/{code}/members",
         "/api/groups/{code}/members/me",
         "/api/groups/{code}/members/{player_id}",
+        "/api/groups/{code}/removed",
+        "/api/groups/{code}/removed/{player_id}",
+        "/api/groups/{code}/code",
         "/api/groups/{code}/table",
         "/api/groups/{code}/season",
     ):
