@@ -183,6 +183,7 @@ def test_leaderboard_answers_are_never_kept_by_a_shared_cache(day):
     answers = [
         day["nobody"].get(URL),
         day["finishers"][0].get(URL),
+        day["nobody"].get("/leaderboard"),
     ]
 
     for response in answers:
@@ -294,3 +295,13 @@ def test_a_group_table_and_season_hide_the_day_until_it_closes_not_only_ends(day
     ann_score = day["games"][0]["score"]
     assert ann_score in [r["score"] for r in closed_table["rows"]]
     assert ann_score in [r["total"] for r in closed_season["all_time"]]
+
+
+def test_the_leaderboard_page_invites_a_player_who_has_not_finished_to_play_first(day):
+    # The page is a shell (static/js/board.js reads the API): it holds the note the script shows
+    # while the API hides the scores, and beside it the way to play as the visitor's game stands.
+    for who, label in [("nobody", "Play today's daily"), ("playing", "Resume today's daily")]:
+        page = day[who].get("/leaderboard").content.decode().replace("&#x27;", "'")
+
+        assert 'data-role="hidden-scores"' in page, who
+        assert f'href="/">{label}</a>' in page, who
