@@ -214,7 +214,9 @@ class ChallengeLeaderboardEntrySerializer(LeaderboardEntrySerializer):
 
 
 class ChallengeLeaderboardSerializer(LeaderboardSerializer):
-    entries = ChallengeLeaderboardEntrySerializer(many=True, help_text="Empty past the last page.")
+    entries = ChallengeLeaderboardEntrySerializer(
+        many=True, help_text="Empty past the last page, and while the scores are hidden."
+    )
     title = serializers.CharField(allow_blank=True)
     creator = serializers.CharField()
     table = serializers.CharField()

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
@@ -131,7 +132,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     my_daily = (
         None if state is None else "finished" if state == Attempt.State.FINISHED else "playing"
     )
-    return render(
+    response = render(
         request,
         "daily/leaderboard.html",
         {
@@ -142,6 +143,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "par": par(farkle.DEFAULT_TABLE),
         },
     )
+    # Made for this visitor (their game's state): never kept by a shared cache for another.
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 @require_safe

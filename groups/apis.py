@@ -371,7 +371,7 @@ class DayTableSerializer(serializers.Serializer):
     day = serializers.DateField()
     revealed = serializers.BooleanField(
         help_text="Scores are shown once my own official game of the day is finished, or the "
-        "day has ended."
+        "day has closed (its grace over)."
     )
     finished = serializers.IntegerField()
     members = serializers.IntegerField()
@@ -494,9 +494,7 @@ class GroupSeasonApi(APIView):
         typed = query.validated_data.get("month")
         month = parse_month(typed) if typed is not None else None
         group, player = _member_group(request, code)
-        result = selectors.season(
-            group=group, viewer=player, today=day_of(timezone.now()), month=month
-        )
+        result = selectors.season(group=group, viewer=player, now=timezone.now(), month=month)
         return Response(
             {
                 "month": result.month,

@@ -16,6 +16,7 @@ from farkle_site.domain import Forbidden, Invalid, NotFound
 from groups.codes import InvalidCode, code_normalise
 from groups.models import Group, Membership, Removal
 from play.models import Attempt, Player, Puzzle
+from play.rules.days import day_of
 from play.selectors.stats import streaks
 
 
@@ -140,7 +141,7 @@ def day_table(
     *, group: Group, day: datetime.date, viewer: Player, now: datetime.datetime
 ) -> DayTable:
     """The members' official games of ``day``: a member sees scores once their own official game
-    of the day is finished, or the day has ended; before, only who has played (issue 13)."""
+    of the day is finished, or the day has closed; before, only who has played (issue 13)."""
     memberships = members_of(group=group)
     puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
     games = {}
@@ -148,8 +149,10 @@ def day_table(
         member_ids = Membership.objects.filter(group=group).values("player_id")
         games = {row[0]: row for row in _official_of(member_ids, [puzzle.pk])}
     mine = games.get(viewer.pk)
+    # Closed, not ended: during a daily's grace a game in progress may still be played.
     revealed = puzzle is not None and (
-        now >= puzzle.ends_at or (mine is not None and mine[2] == Attempt.State.FINISHED)
+        puzzle.status(now) == Puzzle.Status.CLOSED
+        or (mine is not None and mine[2] == Attempt.State.FINISHED)
     )
     rows = []
     for membership in memberships:
@@ -252,14 +255,17 @@ def _month_bounds(month: str) -> tuple[datetime.date, datetime.date]:
     return first, following - datetime.timedelta(days=1)
 
 
-def season(*, group: Group, viewer: Player, today: datetime.date, month: str | None) -> Season:
+def season(*, group: Group, viewer: Player, now: datetime.datetime, month: str | None) -> Season:
     """The season of ``month`` (the current one by default) and of all time, from the members'
-    official finished dailies of days before ``today``: a day counts once it has closed, so the
-    season never tells a member today's scores before they have played."""
+    official finished dailies of days before today: a day's scores count once it has closed
+    (its grace over), so the season never tells a member a day's scores while they may still
+    play it. Streaks, which tell only who finished (as the day's table does), count a day's
+    finished games at once, as a player's own do."""
+    today = day_of(now)
     memberships = members_of(group=group)
     member_ids = Membership.objects.filter(group=group).values("player_id")
     # Practice and archive games are never official, so official=True excludes them (issue 13).
-    games = list(
+    finished = list(
         Attempt.objects.filter(
             player_id__in=member_ids,
             official=True,
@@ -267,13 +273,16 @@ def season(*, group: Group, viewer: Player, today: datetime.date, month: str | N
             held=False,
             puzzle__kind=Puzzle.Kind.DAILY,
             puzzle__day__lt=today,
-        ).values_list("player_id", "puzzle__day", "score")
+        ).values_list("player_id", "puzzle__day", "score", "puzzle__closes_at")
     )
+    games = [
+        (player_id, day, score) for player_id, day, score, closes_at in finished if closes_at <= now
+    ]
     current = today.strftime("%Y-%m")
     month = month or current
     first, last = _month_bounds(month)
     days_of: dict[int, list[datetime.date]] = defaultdict(list)
-    for player_id, day, _ in games:
+    for player_id, day, _, _ in finished:
         days_of[player_id].append(day)
     # A past month's streak is the run alive at its end; the current month's, the run alive now.
     month_today = min(today, last + datetime.timedelta(days=1))

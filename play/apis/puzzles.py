@@ -13,6 +13,7 @@ from abc import ABCMeta, abstractmethod
 from typing import Any
 
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,7 +29,7 @@ from play.selectors.leaderboards import (
     Entry,
     Leaderboard,
     Standing,
-    leaderboard_page,
+    leaderboard_shown,
 )
 from play.selectors.verification import verification_attempt
 from play.services.attempts import attempt_start, attempt_start_allowed
@@ -95,6 +96,8 @@ def leaderboard_data(
         "status": status,
         # Closed is not yet final: the close still adds the unfinished official games.
         "final": status == "closed" and puzzle.closed_at is not None,
+        # docs/play.md: false while the caller may not see the scores (only how many finished).
+        "revealed": board.revealed,
         "accounts": board.accounts,
         "page": board.page,
         "page_size": board.page_size,
@@ -102,7 +105,9 @@ def leaderboard_data(
         "players": board.ranked,
         "entries": [_entry_data(entry, timed_entries) for entry in board.entries],
         "me": _standing_data(board.me),
-        "distribution": _distribution_data(board.distribution),
+        "distribution": None
+        if board.distribution is None
+        else _distribution_data(board.distribution),
         "reference": None if reference is None else {"label": "optimal", "score": reference},
     }
 
@@ -116,12 +121,19 @@ def leaderboard_for_request(
     timed_entries: bool = False,
 ) -> dict[str, Any]:
     """The leaderboard of a puzzle (a day's or a challenge's) for the request's player and its
-    query's ``page`` and ``accounts``, as ``LeaderboardQuerySerializer`` validates them."""
+    query's ``page`` and ``accounts``, as ``LeaderboardQuerySerializer`` validates them: its
+    scores only once the puzzle has closed or the player's official game on it is finished
+    (``leaderboard_shown``), before that how many have finished."""
     player = session_player(request)
-    board = leaderboard_page(
+    board = leaderboard_shown(
         puzzle=puzzle, page=query["page"], now=now, player=player, accounts=query["accounts"]
     )
-    reference = reference_score(puzzle=puzzle, player=player, now=now, ranked=board.me is not None)
+    # Revealed is the reference's own condition (closed, or the caller finished), known here.
+    reference = (
+        reference_score(puzzle=puzzle, player=player, now=now, ranked=True)
+        if board.revealed
+        else None
+    )
     return leaderboard_data(puzzle, board, now, reference, timed_entries=timed_entries)
 
 
@@ -186,7 +198,11 @@ class PuzzleLeaderboardApi(PuzzleApi):
         board = leaderboard_for_request(
             request, puzzle, now, serializer.validated_data, timed_entries=self.timed_entries
         )
-        return Response({**board, **self.leaderboard_extra(puzzle)})
+        response = Response({**board, **self.leaderboard_extra(puzzle)})
+        # The answer depends on the caller (their scores hidden until they finish): no shared
+        # cache may keep it for another, and none serves it again unasked.
+        patch_cache_control(response, private=True, no_cache=True)
+        return response
 
     @abstractmethod
     def get_serializer_class(self) -> type:

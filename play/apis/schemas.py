@@ -167,7 +167,8 @@ class PuzzleSerializer(serializers.Serializer):
     revealed_seed = serializers.CharField(allow_null=True, help_text="Hex, once closed.")
     final_stats = serializers.JSONField(
         allow_null=True,
-        help_text="Frozen at close: players, mean, median, best and the score distribution.",
+        help_text="Frozen at close: players, mean, median, best and the score distribution; "
+        "null until the status is closed.",
     )
 
 
@@ -239,16 +240,32 @@ class LeaderboardSerializer(serializers.Serializer):
     final = serializers.BooleanField(
         help_text="The puzzle has closed and its late games are finalised: no rank moves again."
     )
+    revealed = serializers.BooleanField(
+        help_text="Whether the caller sees the scores. Nobody learns how a puzzle scores before "
+        "playing it: until it has closed (a daily's grace included), only a caller whose own "
+        "official game on it is finished sees them. Otherwise false, and the answer holds only "
+        "`players`, how many have finished: `entries` is empty, `pages` 0, and `me`, "
+        "`distribution` and `reference` are null. Play first (finish the official game), or "
+        "wait for the close."
+    )
     accounts = serializers.BooleanField(help_text="Account holders only.")
     page = serializers.IntegerField()
     page_size = serializers.IntegerField()
-    pages = serializers.IntegerField(help_text="0 while nobody has finished.")
-    players = serializers.IntegerField(help_text="Official attempts finished so far.")
-    entries = LeaderboardEntrySerializer(many=True, help_text="Empty past the last page.")
+    pages = serializers.IntegerField(
+        help_text="0 while nobody has finished, and while the scores are hidden (`revealed`)."
+    )
+    players = serializers.IntegerField(
+        help_text="Official attempts finished so far; shown to everyone, `revealed` or not."
+    )
+    entries = LeaderboardEntrySerializer(
+        many=True, help_text="Empty past the last page, and while the scores are hidden."
+    )
     me = LeaderboardStandingSerializer(
         allow_null=True, help_text="The caller's place, once their official attempt has finished."
     )
-    distribution = DistributionSerializer()
+    distribution = DistributionSerializer(
+        allow_null=True, help_text="The scores reached; null while they are hidden (`revealed`)."
+    )
     reference = LeaderboardReferenceSerializer(
         allow_null=True,
         help_text="A row that takes no rank: the optimal player on the same dice. Before the "

@@ -18,7 +18,7 @@ from farkle.analysis import Advice, Analysis, analyse, coach
 from farkle.bots import HARD, BotGame, play_all
 from farkle_site.domain import Conflict, NotFound
 from play.models import Attempt, Player, Puzzle
-from play.selectors.attempts import attempt_of_player, attempt_visible
+from play.selectors.attempts import attempt_of_player, attempt_visible, official_finished
 
 
 @dataclass(frozen=True)
@@ -41,15 +41,6 @@ def bots_on(
     """The three bots' games on a seed's dice under a challenge's house rules (deterministic,
     so kept per process: the rules are part of the key)."""
     return play_all(seed, table, rules)
-
-
-def official_finished(*, player: Player | None, puzzle: Puzzle) -> bool:
-    """Whether the player's official game on the puzzle is finished."""
-    if player is None:
-        return False
-    return Attempt.objects.filter(
-        player=player, puzzle=puzzle, official=True, state=Attempt.State.FINISHED
-    ).exists()
 
 
 def _closed(puzzle: Puzzle, now: datetime.datetime) -> bool:

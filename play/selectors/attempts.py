@@ -27,6 +27,15 @@ def player_attempts_on(*, player: Player | None, puzzle: Puzzle) -> list[Attempt
     )
 
 
+def official_finished(*, player: Player | None, puzzle: Puzzle) -> bool:
+    """Whether the player's official game on the puzzle is finished (held or not)."""
+    if player is None:
+        return False
+    return Attempt.objects.filter(
+        player=player, puzzle=puzzle, official=True, state=Attempt.State.FINISHED
+    ).exists()
+
+
 def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt | None:
     """An attempt the caller may see: their own, or a finished one once its puzzle has closed."""
     attempt = _attempt_with_puzzle(attempt_id, None)

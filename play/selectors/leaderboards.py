@@ -24,6 +24,7 @@ from django.db.models import Count, Q
 
 from farkle_site.domain import Invalid
 from play.models import Attempt, Player, Puzzle
+from play.selectors.attempts import official_finished
 
 PAGE_SIZE = 50
 # Fixed rather than fitted to each day, so that two days' histograms compare bucket by bucket.
@@ -181,7 +182,11 @@ class Leaderboard:
     ranked: int
     entries: list[Entry]
     me: Standing | None
-    distribution: Distribution
+    # None while the scores are hidden from the caller (leaderboard_shown).
+    distribution: Distribution | None
+    # docs/play.md: before the close only a caller whose official game on the puzzle is finished
+    # sees scores; to anyone else the board is its count alone (``ranked``).
+    revealed: bool = True
 
 
 def _ranked(puzzle: Puzzle, accounts: bool = False):
@@ -562,25 +567,42 @@ def _nth(counts: ScoreLadder, n: int) -> int:
     return counts.scores[bisect_right(counts.below, n) - 1]
 
 
-def leaderboard_page(
-    *,
-    puzzle: Puzzle,
-    page: int,
-    now: datetime.datetime,
-    player: Player | None = None,
-    page_size: int = PAGE_SIZE,
-    accounts: bool = False,
-) -> Leaderboard:
-    """A page of the puzzle's leaderboard with the player's own standing and the distribution.
+def scores_revealed(
+    *, puzzle: Puzzle, player: Player | None, now: datetime.datetime, finished: bool = False
+) -> bool:
+    """docs/play.md: nobody learns a puzzle's scores before playing it. Anyone sees them once the
+    puzzle has closed; before (open, or a daily's grace, while games in progress may still be
+    played), only a player whose official game on it is finished (``finished``: known already,
+    which spares the query)."""
+    return (
+        finished
+        or puzzle.status(now) == Puzzle.Status.CLOSED
+        or official_finished(player=player, puzzle=puzzle)
+    )
 
-    Live while the puzzle is open; attempt ids (the way to other players' games) appear once it
-    has closed.
-    """
+
+def _counts_and_standing(
+    puzzle: Puzzle, player: Player | None, accounts: bool
+) -> tuple[ScoreLadder, Standing | None]:
     if accounts or puzzle.turn_seconds is not None:
         counts = score_counts(puzzle=puzzle, accounts=accounts)
-        me = player_standing(puzzle=puzzle, player=player, counts=counts, accounts=accounts)
-    else:
-        counts, me = _ladder_and_standing(puzzle, player)
+        return counts, player_standing(
+            puzzle=puzzle, player=player, counts=counts, accounts=accounts
+        )
+    return _ladder_and_standing(puzzle, player)
+
+
+def _board(
+    *,
+    puzzle: Puzzle,
+    counts: ScoreLadder,
+    me: Standing | None,
+    page: int,
+    now: datetime.datetime,
+    player: Player | None,
+    page_size: int,
+    accounts: bool,
+) -> Leaderboard:
     return Leaderboard(
         accounts=accounts,
         page=page,
@@ -598,4 +620,70 @@ def leaderboard_page(
         ),
         me=me,
         distribution=score_distribution(counts=counts),
+    )
+
+
+def leaderboard_page(
+    *,
+    puzzle: Puzzle,
+    page: int,
+    now: datetime.datetime,
+    player: Player | None = None,
+    page_size: int = PAGE_SIZE,
+    accounts: bool = False,
+) -> Leaderboard:
+    """A page of the puzzle's whole leaderboard with the player's own standing and the
+    distribution, whoever asks: what a caller may see of it is ``leaderboard_shown``.
+
+    Live while the puzzle is open; attempt ids (the way to other players' games) appear once it
+    has closed.
+    """
+    counts, me = _counts_and_standing(puzzle, player, accounts)
+    return _board(
+        puzzle=puzzle,
+        counts=counts,
+        me=me,
+        page=page,
+        now=now,
+        player=player,
+        page_size=page_size,
+        accounts=accounts,
+    )
+
+
+def leaderboard_shown(
+    *,
+    puzzle: Puzzle,
+    page: int,
+    now: datetime.datetime,
+    player: Player | None,
+    page_size: int = PAGE_SIZE,
+    accounts: bool = False,
+) -> Leaderboard:
+    """The page of the leaderboard ``player`` may see now (``scores_revealed``): the whole page
+    (``leaderboard_page``) after the close or once their official game is finished; before, only
+    how many have finished (``ranked``), with no entry, standing or distribution."""
+    counts, me = _counts_and_standing(puzzle, player, accounts)
+    if not scores_revealed(puzzle=puzzle, player=player, now=now, finished=me is not None):
+        # Not even the pages: their number is the count's, and none of them may be read.
+        return Leaderboard(
+            accounts=accounts,
+            page=page,
+            page_size=page_size,
+            pages=0,
+            ranked=counts.total,
+            entries=[],
+            me=None,
+            distribution=None,
+            revealed=False,
+        )
+    return _board(
+        puzzle=puzzle,
+        counts=counts,
+        me=me,
+        page=page,
+        now=now,
+        player=player,
+        page_size=page_size,
+        accounts=accounts,
     )

@@ -65,6 +65,25 @@
       if (dd) dd.textContent = value;
     };
     stat("players", F.fmt(data.players));
+    // docs/play.md: before the close the API shows the scores only to a caller whose official
+    // game here is finished; to anyone else, how many have finished and an invitation to play.
+    var hidden = data.revealed === false;
+    self.node.dataset.revealed = hidden ? "0" : "1";
+    self.role("hidden-scores").hidden = !hidden;
+    self.role("accounts-label").hidden = hidden;
+    self.role("table").closest(".table-scroll").hidden = hidden;
+    ["best", "median", "mean"].forEach(function (name) {
+      self.node.querySelector('[data-stat="' + name + '"]').parentNode.hidden = hidden;
+    });
+    if (hidden) {
+      self.role("histogram").hidden = true;
+      self.role("me").hidden = true;
+      self.role("pager").hidden = true;
+      self.role("hidden-count").textContent = data.players
+        ? F.interpolate(F.ngettext("%(n)s player has finished so far.", "%(n)s players have finished so far.", data.players), { n: F.fmt(data.players) }, true)
+        : self.node.dataset.playable ? _("Nobody has finished yet. Be the first!") : _("Nobody has finished yet.");
+      return;
+    }
     stat("best", F.fmt(dist.best));
     stat("median", F.fmt(dist.median));
     stat("mean", dist.mean === null ? "–" : F.fmt(Math.round(dist.mean)));

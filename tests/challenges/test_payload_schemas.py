@@ -19,6 +19,10 @@ def test_challenge_payloads(client, clock):
     assert_documented(client.get(f"/api/challenges/{code}"), "/api/challenges/{code}", "get")
     started = post(client, f"/api/challenges/{code}/attempts")
     assert_documented(started, "/api/challenges/{code}/attempts", "post")
+    # Before the player has finished, the scores are hidden: the answer's other shape.
+    hidden = client.get(f"/api/challenges/{code}/leaderboard")
+    assert hidden.json()["revealed"] is False
+    assert_documented(hidden, "/api/challenges/{code}/leaderboard", "get")
     finished = play_greedy(client, started.json())
     board = client.get(f"/api/challenges/{code}/leaderboard")
     assert_documented(board, "/api/challenges/{code}/leaderboard", "get")

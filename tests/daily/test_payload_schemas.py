@@ -21,6 +21,10 @@ def test_daily_payloads_before_during_and_after_play(client, clock):
     started = post(client, f"/api/daily/{DAY}/attempts")
     assert_documented(started, "/api/daily/{day}/attempts", "post")
     attempt = started.json()
+    # Before the player has finished, the scores are hidden: the answer's other shape.
+    hidden = client.get(f"/api/daily/{DAY}/leaderboard")
+    assert hidden.json()["revealed"] is False
+    assert_documented(hidden, "/api/daily/{day}/leaderboard", "get")
     rolled = act(client, attempt, {"action": "roll"})
     assert_documented(rolled, "/api/attempts/{attempt_id}/actions", "post")
     # A stale step: the conflict carries the attempt as it stands.
@@ -41,6 +45,7 @@ def test_daily_payloads_before_during_and_after_play(client, clock):
     shown = client.get(f"/api/attempts/{finished['id']}")
     assert_documented(shown, "/api/attempts/{attempt_id}", "get")
     board = client.get(f"/api/daily/{DAY}/leaderboard")
+    assert board.json()["revealed"] is True
     assert_documented(board, "/api/daily/{day}/leaderboard", "get")
     # An official game cannot be checked before the close: its throws are everyone's dice.
     unrevealed = client.get(f"/api/verify/daily/{DAY}?attempt={finished['id']}")

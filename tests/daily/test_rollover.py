@@ -89,6 +89,8 @@ def test_close_finalises_unfinished_games_with_their_banked_score(client, clock)
 
 def test_close_freezes_ranks_percentiles_and_statistics(clock):
     puzzle = Puzzle.objects.get(pk=_day_with_scores([900, 500, 500, 100]))
+    # At the close: the frozen statistics are shown once the day's status is closed.
+    clock.move_to(at(0, 1, 30, day=30))
     puzzle_close(puzzle_id=puzzle.pk, now=at(0, 1, 30, day=30))
     ranked = sorted(derived(), reverse=True)
     assert ranked == [(900, 1, 100.0), (500, 2, 33.3), (500, 2, 33.3), (100, 4, 0.0)]

@@ -327,6 +327,8 @@ def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, 
             "date": DAY,
             "status": "open",
             "final": False,
+            # The caller has finished their official game: they see everything.
+            "revealed": True,
             "accounts": False,
             "page": 1,
             "page_size": 50,
@@ -385,6 +387,8 @@ def test_leaderboard_api_shows_the_page_the_caller_and_the_distribution(client, 
 
 def test_leaderboard_api_hides_attempt_ids_until_the_day_closes(client, puzzle, clock):
     attempt = finish(puzzle, "Ann", 6500, at(9))
+    # A caller who has finished too, so that the entries show before the close.
+    as_player(client, finish(puzzle, "Bob", 700, at(10)).player)
 
     seen = {}
     for instant in [NOON, CLOSE - datetime.timedelta(microseconds=1), CLOSE]:
@@ -410,7 +414,7 @@ def test_leaderboard_api_is_final_once_the_closed_day_is_finalised(client, puzzl
 
 
 def test_leaderboard_api_page_past_the_end_is_empty(client, puzzle):
-    finish(puzzle, "Ann", 6500, at(9))
+    as_player(client, finish(puzzle, "Ann", 6500, at(9)).player)
 
     body = client.get(URL, {"page": 2}).json()
 
@@ -625,7 +629,7 @@ def test_leaderboard_api_payload_is_what_its_serializer_makes_of_the_board(clien
 
 
 def test_leaderboard_api_shows_a_finish_on_the_next_read(client, puzzle):
-    finish(puzzle, "Ann", 6500, at(9))
+    as_player(client, finish(puzzle, "Ann", 6500, at(9)).player)
     first = client.get(URL).json()
     finish(puzzle, "Bob", 700, at(10))
 

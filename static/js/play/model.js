@@ -164,7 +164,8 @@
       closedEarly: !!attempt.finalised_at_close,
       held: attempt.held ? attempt.held_note : null,
       rank: rankLine(attempt, board),
-      histogram: board ? { buckets: board.distribution.histogram, mine: attempt.score, par: config.par,
+      // A board whose scores are hidden from this player (docs/play.md) has no distribution.
+      histogram: board && board.distribution ? { buckets: board.distribution.histogram, mine: attempt.score, par: config.par,
         players: board.players, median: board.distribution.median, best: board.distribution.best } : null,
       strip: strip(attempt, total),
       share: {
