@@ -258,10 +258,32 @@ def test_guessing_codes_is_throttled(client, clock):
 
 def test_creating_challenges_is_throttled_per_player(client, clock):
     with rates(challenge_create="2/hour", challenge_create_address="100/hour"):
-        # The first creates the player (counted by address), the rest count by player.
+        # The first creates the player and counts for it, as the rest do.
         mine = [post(client, "/api/challenges", {}).status_code for _ in range(4)]
-    assert mine == [201, 201, 201, 429]
-    assert Challenge.objects.count() == 3
+    assert mine == [201, 201, 429, 429]
+    assert Challenge.objects.count() == 2
+
+
+def test_a_new_guest_creates_exactly_20_challenges_an_hour(clock):
+    """Issue 39: the first request of a new guest was counted against its address before its
+    player existed, and the player then had 20 more. With the site's own limits (20 an hour a
+    player, 60 an address), a fresh browser gets 20 from its first request on."""
+    clock.move_to(NOON + datetime.timedelta(minutes=10))
+    browser = Client()
+    browser.get("/challenges/new")  # a browser's first page: its cookies, no player yet
+    made = [post(browser, "/api/challenges", {"title": f"Round {n}"}) for n in range(21)]
+    assert [r.status_code for r in made] == [201] * 20 + [429]
+    # The hour's window started at noon: 50 minutes are left.
+    assert (made[-1].json()["code"], made[-1]["Retry-After"]) == ("throttled", "3000")
+    assert Challenge.objects.count() == 20
+    # Another player behind the same address has a limit of its own.
+    other = Client()
+    theirs = [post(other, "/api/challenges", {}).status_code for _ in range(21)]
+    assert theirs == [201] * 20 + [429]
+    assert Challenge.objects.filter(creator__display_name=made[0].json()["creator"]).count() == 20
+    # The next hour is a new window.
+    clock.move_to(NOON + datetime.timedelta(hours=1))
+    assert post(browser, "/api/challenges", {}).status_code == 201
 
 
 def test_creating_challenges_is_throttled_per_address_whoever_the_player(clock):
