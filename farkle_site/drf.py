@@ -2,6 +2,8 @@
 and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
 these classes while ``rest_framework.views`` is still loading.)"""
 
+import math
+from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
@@ -120,8 +122,9 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         a player yet)."""
         return request.session.get(settings.PLAYER_SESSION_KEY) is None
 
-    def wait(self) -> float:
-        return self.window_left
+    def wait(self) -> int:
+        # Whole seconds until the window ends (Retry-After), at least 1, at most the window.
+        return max(1, min(self.duration, math.ceil(self.window_left)))
 
     def get_rate(self):
         # Read at each request, not once at import as DRF does, so the settings stay the truth.
@@ -159,3 +162,12 @@ class ScopedAddressThrottle(ScopedPlayerThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def page_throttle_wait(request, scope: str) -> int | None:
+    """A page's hit on the per-address limit ``scope`` it shares with the API: None while the
+    address is within it, else the whole seconds to wait before the window ends."""
+    throttle = ScopedAddressThrottle()
+    if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):
+        return None
+    return throttle.wait()
