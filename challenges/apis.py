@@ -82,6 +82,7 @@ class ChallengesApi(APIView):
     throttle_scope = "challenge_create"
     address_throttle_scope = "challenge_create_address"
     field_error_codes = {
+        "title": "invalid_title",
         "table": "unknown_table",
         "entry_minimum": "invalid_option",
         "farkle_penalty": "invalid_option",

@@ -13,7 +13,7 @@ from challenges.codes import code_generate
 from challenges.models import Challenge
 from farkle_site.domain import Invalid
 from play.models import TURN_SECONDS, Player, Puzzle
-from play.rules.names import text_clean
+from play.rules.names import title_clean
 
 TITLE_MAX_LENGTH = 60
 DAYS_DEFAULT = 7
@@ -68,7 +68,7 @@ def challenge_create(
         )
     if not 1 <= days <= DAYS_MAX:
         raise Invalid("invalid", f"A challenge lasts 1 to {DAYS_MAX} days.")
-    title = text_clean(title, what="title", max_length=TITLE_MAX_LENGTH) if title.strip() else ""
+    title = title_clean(title, max_length=TITLE_MAX_LENGTH) if title.strip() else ""
     expires_at = now + datetime.timedelta(days=days)
     secret = settings.FARKLE_SEED_SECRET.encode()
     for _ in range(10):

@@ -14,31 +14,13 @@ from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
 from challenges.texts import option_choices, options_lines, options_short, tie_break_note
 from farkle_site.domain import DomainError
-from farkle_site.drf import ScopedAddressThrottle
+from farkle_site.drf import page_throttle_wait
+from farkle_site.views import too_many_requests
 from play.apis.payloads import par
 from play.texts import table_name
 
-
-class _LookupScope:
-    """Page lookups count against the same per-address limit as the API's (docs/play.md)."""
-
-    throttle_scope = "challenge_lookup"
-
-
-def _throttled(request: HttpRequest) -> bool:
-    return not ScopedAddressThrottle().allow_request(request, _LookupScope)
-
-
-def _too_many(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "error.html",
-        {
-            "title": _("Slow down"),
-            "message": _("Too many challenge codes looked up from here. Wait a minute and retry."),
-        },
-        status=429,
-    )
+# Page lookups count against the same per-address limit as the API's (docs/play.md).
+LOOKUP_SCOPE = "challenge_lookup"
 
 
 @require_safe
@@ -83,8 +65,11 @@ def enter(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def challenge(request: HttpRequest, code: str) -> HttpResponse:
     """A challenge: play it, and its leaderboard."""
-    if _throttled(request):
-        return _too_many(request)
+    wait = page_throttle_wait(request, LOOKUP_SCOPE)
+    if wait is not None:
+        return too_many_requests(
+            request, wait=wait, message=_("Too many challenge codes were looked up from here.")
+        )
     try:
         found = selectors.challenge_get(code=code)
     except DomainError as error:

@@ -2,6 +2,8 @@
 and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
 these classes while ``rest_framework.views`` is still loading.)"""
 
+import math
+from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
@@ -72,8 +74,16 @@ class BoundedJSONParser(JSONParser):
         return data
 
 
+# The request's attribute that holds the hits it was counted for before its browser had a player.
+_NEW_PLAYER_HITS = "farkle_new_player_hits"
+
+
 class ScopedPlayerThrottle(SimpleRateThrottle):
     """Rate limit by the view's ``throttle_scope``, per player when the browser has one.
+
+    A browser without a player yet is counted by its address; and when its request then creates
+    its player (``count_for_new_player``), that player starts with this request counted, so that
+    a player gets the scope's number of requests from its very first one, not one more.
 
     DRF's throttles keep a history of timestamps, read and written back by each request, so two
     processes serving one client at once overwrite each other's hits; here a fixed window is
@@ -99,12 +109,22 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        hit = ratelimit.hit(self.key, self.duration, now=self.timer())
+        now = self.timer()
+        hit = ratelimit.hit(self.key, self.duration, now=now)
         self.window_left = hit.window_left
+        if self.counts_for_new_player(request):
+            pending = getattr(request, _NEW_PLAYER_HITS, [])
+            setattr(request, _NEW_PLAYER_HITS, [*pending, (self.scope, self.duration, now)])
         return hit.count <= self.num_requests
 
-    def wait(self) -> float:
-        return self.window_left
+    def counts_for_new_player(self, request) -> bool:
+        """Whether this hit also counts for the player the request may create (a browser without
+        a player yet)."""
+        return request.session.get(settings.PLAYER_SESSION_KEY) is None
+
+    def wait(self) -> int:
+        # Whole seconds until the window ends (Retry-After), at least 1, at most the window.
+        return max(1, min(self.duration, math.ceil(self.window_left)))
 
     def get_rate(self):
         # Read at each request, not once at import as DRF does, so the settings stay the truth.
@@ -119,6 +139,15 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
+def count_for_new_player(request, player_id: int) -> None:
+    """Count against a player just tied to the browser the hits its request was counted for by
+    address (ScopedPlayerThrottle), each in the window it was counted in."""
+    for scope, duration, now in getattr(request, _NEW_PLAYER_HITS, []):
+        key = ScopedPlayerThrottle.cache_format % {"scope": scope, "ident": f"player-{player_id}"}
+        ratelimit.hit(key, duration, now=now)
+    setattr(request, _NEW_PLAYER_HITS, [])
+
+
 class ScopedAddressThrottle(ScopedPlayerThrottle):
     """Rate limit per client address (behind NUM_PROXIES), whoever the player, by the view's
     ``address_throttle_scope`` (or ``throttle_scope`` when the view throttles only by address)."""
@@ -128,5 +157,17 @@ class ScopedAddressThrottle(ScopedPlayerThrottle):
             return view.address_throttle_scope
         return getattr(view, "throttle_scope", None)
 
+    def counts_for_new_player(self, request) -> bool:
+        return False
+
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def page_throttle_wait(request, scope: str) -> int | None:
+    """A page's hit on the per-address limit ``scope`` it shares with the API: None while the
+    address is within it, else the whole seconds to wait before the window ends."""
+    throttle = ScopedAddressThrottle()
+    if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):
+        return None
+    return throttle.wait()

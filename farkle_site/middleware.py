@@ -4,7 +4,9 @@ import uuid
 
 from django.conf import settings
 from django.contrib.messages.middleware import MessageMiddleware
-from django.http import HttpRequest
+from django.http import HttpRequest, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
 
 
 def browser_id_of(request: HttpRequest) -> uuid.UUID | None:
@@ -78,3 +80,41 @@ class PageMessageMiddleware(MessageMiddleware):
     def process_request(self, request):
         if not request.path_info.startswith("/api/"):
             super().process_request(request)
+
+
+class UrlLengthMiddleware:
+    """Refuse an address longer than ``MAX_URL_LENGTH`` characters (its path and query string)
+    with 414: ``{"detail", "code": "uri_too_long"}`` under /api/ (every operation of the schema
+    documents it), a page elsewhere.
+
+    gunicorn refuses a request line longer than its ``limit_request_line`` itself, with a page
+    of its own; the Procfile sets that limit to gunicorn's maximum, well above this one, so that
+    any address gunicorn lets through and the site finds too long gets the site's own answer
+    (docs/operations.md).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if len(request.get_full_path()) <= settings.MAX_URL_LENGTH:
+            return self.get_response(request)
+        if request.path_info.startswith("/api/"):
+            return JsonResponse(
+                {
+                    "detail": f"The address is longer than {settings.MAX_URL_LENGTH} characters.",
+                    "code": "uri_too_long",
+                },
+                status=414,
+            )
+        return render(
+            request,
+            "error.html",
+            {
+                "title": gettext("Address too long"),
+                "message": gettext(
+                    "This address is longer than any of the site's: check the link you followed."
+                ),
+            },
+            status=414,
+        )

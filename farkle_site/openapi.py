@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
@@ -31,6 +32,8 @@ _ERROR_DESCRIPTIONS = {
     404: "`not_found`: no such puzzle, attempt, challenge or endpoint.",
     409: "A conflict with the current state (`stale_step`, `finished`, `day_closed`, "
     "`name_taken`, `not_revealed`...).",
+    414: f"`uri_too_long`: the address (path and query string) is longer than "
+    f"{settings.MAX_URL_LENGTH} characters.",
     415: "`unsupported_media_type`: the body is not `application/json`.",
     429: "`throttled`: too many requests; wait `Retry-After` seconds.",
     503: "`unavailable`: the database cannot be reached for a moment; wait `Retry-After` seconds.",
@@ -62,7 +65,8 @@ class ErrorsAutoSchema(AutoSchema):
     def _error_statuses(self, operation: dict[str, Any]) -> list[int]:
         parameters = operation.get("parameters", [])
         unsafe = self.method in _UNSAFE
-        codes = [503]
+        # Any address can be too long (farkle_site.middleware.UrlLengthMiddleware).
+        codes = [414, 503]
         # Any parameter other than a whole number (which the URL itself checks) can be malformed.
         if unsafe or any(p.get("schema", {}).get("type") != "integer" for p in parameters):
             codes.append(400)

@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the CSRF and locale middleware: its page speaks the visitor's language, with a token.
+    "farkle_site.middleware.UrlLengthMiddleware",
     "farkle_site.middleware.BrowserIdMiddleware",
     "farkle_site.middleware.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -227,6 +229,10 @@ REST_FRAMEWORK = {
 }
 # No request to the API carries more than a few hundred bytes.
 API_MAX_BODY_BYTES = 16 * 1024
+# No address of the site is longer than a few dozen characters; a longer one (path and query
+# string) is refused with 414 (farkle_site.middleware.UrlLengthMiddleware), well below the
+# request line gunicorn accepts (the Procfile's --limit-request-line, its maximum of 8190 bytes).
+MAX_URL_LENGTH = 4096
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 # A guest player lives in the browser's session for a year (docs/play.md).

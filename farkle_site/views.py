@@ -1,13 +1,15 @@
 """Views of the project itself, outside any app."""
 
 import logging
+import math
 import sys
 
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.html import escape
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views import defaults
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import extend_schema
@@ -57,6 +59,27 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _wants_json(request):
         return JsonResponse({"detail": "No such endpoint.", "code": "not_found"}, status=404)
     return defaults.page_not_found(request, exception)
+
+
+def too_many_requests(request: HttpRequest, *, wait: int, message: str) -> HttpResponse:
+    """A page's 429: what was too many (``message``), how long to wait, and ``Retry-After`` with
+    the seconds (``wait``, from the throttle: ``farkle_site.drf.page_throttle_wait``)."""
+    if wait < 90:
+        wait_text = ngettext(
+            "You can try again in %(count)d second.",
+            "You can try again in %(count)d seconds.",
+            wait,
+        ) % {"count": wait}
+    else:
+        minutes = math.ceil(wait / 60)
+        wait_text = ngettext(
+            "You can try again in %(count)d minute.",
+            "You can try again in %(count)d minutes.",
+            minutes,
+        ) % {"count": minutes}
+    response = render(request, "429.html", {"message": message, "wait_text": wait_text}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _unavailable(request: HttpRequest) -> HttpResponse:

@@ -10,18 +10,13 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 from farkle_site.domain import DomainError
-from farkle_site.drf import ScopedAddressThrottle
+from farkle_site.drf import page_throttle_wait
+from farkle_site.views import too_many_requests
 from groups import selectors, services
 from groups.apis import LOOKUP_SCOPE
 from groups.codes import InvalidCode, code_display, code_normalise
 from play.rules.days import day_of
 from play.web.session import session_player
-
-
-class _LookupScope:
-    """Page lookups count against the same per-address limit as the API's (docs/play.md)."""
-
-    throttle_scope = LOOKUP_SCOPE
 
 
 @require_safe
@@ -55,15 +50,11 @@ def group(request: HttpRequest, code: str) -> HttpResponse:
     """A group: to its members, today's table and the season; to a player its creator removed,
     that they were removed; to anyone else, its name and a Join button (the link is the
     invitation)."""
-    if not ScopedAddressThrottle().allow_request(request, _LookupScope):
-        return render(
-            request,
-            "error.html",
-            {
-                "title": _("Slow down"),
-                "message": _("Too many codes looked up from here. Wait a minute and retry."),
-            },
-            status=429,
+    # Page lookups count against the same per-address limit as the API's (docs/play.md).
+    wait = page_throttle_wait(request, LOOKUP_SCOPE)
+    if wait is not None:
+        return too_many_requests(
+            request, wait=wait, message=_("Too many group codes were looked up from here.")
         )
     try:
         found = selectors.group_get(code=code)

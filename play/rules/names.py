@@ -1,7 +1,9 @@
-"""Display names: the rules of docs/play.md and a short deny-list, as pure functions."""
+"""Display names and challenge titles: the rules of docs/play.md and a short deny-list, as pure
+functions."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -72,9 +74,13 @@ _STAFF_ANYWHERE = frozenset(
     {"admin", "moderator", "moderateur", "moderatrice", "farkledaily", "webmaster", "sysop"}
 )
 # ... and as whole words only ("Mod" but not "Modest", "Staff" but not "Staffordshire").
-_STAFF_WORDS = frozenset(
-    {"mod", "mods", "modo", "staff", "support", "official", "officiel", "system", "systeme", "root"}
+_STAFF_CLAIMS = frozenset(
+    {"mod", "mods", "modo", "modos", "staff", "official", "officiel", "officielle"}
 )
+_STAFF_WORDS = _STAFF_CLAIMS | {"support", "system", "systeme", "root"}
+# A title is a sentence: "Merci pour le support", "Le système D", "Root beer night" are ordinary
+# there, so a title is refused for the words that claim to speak for the site only.
+_TITLE_STAFF_WORDS = _STAFF_CLAIMS
 
 # Innocent words that hold a refused one (the Scunthorpe problem), removed before looking;
 # "shiitake" holds a stretched slur once repeated letters count.
@@ -86,10 +92,34 @@ def text_tidy(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
+# Letter-like symbols that no normalisation reads as their letter: "🅰" (NEGATIVE SQUARED LATIN
+# CAPITAL LETTER A), "🇦" (REGIONAL INDICATOR SYMBOL LETTER A), "ᴀ" (LATIN LETTER SMALL CAPITAL A),
+# "ı" (LATIN SMALL LETTER DOTLESS I): read by their Unicode name.
+_NAMED_LETTER = re.compile(
+    r"\b(?:LATIN (?:CAPITAL |SMALL )?LETTER (?:SMALL CAPITAL |DOTLESS )?"
+    r"|REGIONAL INDICATOR SYMBOL LETTER )([A-Z])$"
+)
+
+
+@functools.cache
+def _letter_read(char: str) -> str:
+    """A character as the deny-list reads it: a letter-like symbol as its letter; invisible
+    characters (format characters such as the zero-width joiner, and marks such as variation
+    selectors) as nothing; any other as itself."""
+    category = unicodedata.category(char)
+    if category == "Cf" or category.startswith("M"):
+        return ""
+    named = _NAMED_LETTER.search(unicodedata.name(char, ""))
+    return named.group(1).lower() if named else char
+
+
 def _skeleton(text: str) -> str:
-    """Lower-cased, without accents, Cyrillic and Greek look-alikes read as Latin."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    """Lower-cased, without accents or invisible characters, compatibility forms read as their
+    letters (fullwidth, circled, mathematical, superscript), Cyrillic and Greek look-alikes read
+    as Latin."""
+    # Case folded after the compatibility decomposition as well: "𝐀" decomposes to "A".
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
+    bare = decomposed if decomposed.isascii() else "".join(map(_letter_read, decomposed))
     # Ligatures NFKD keeps whole: œ and æ in French words.
     return bare.translate(_CONFUSABLES).replace("œ", "oe").replace("æ", "ae")
 
@@ -125,7 +155,13 @@ def _stretchable(term: str) -> re.Pattern[str]:
 # name is checked (the midnight rush, docs/performance.md).
 _ANY_OF = {
     terms: re.compile("|".join(f"(?:{_stretchable(term).pattern})" for term in sorted(terms)))
-    for terms in (_DENIED_ANYWHERE, _DENIED_WORDS, _STAFF_ANYWHERE, _STAFF_WORDS)
+    for terms in (
+        _DENIED_ANYWHERE,
+        _DENIED_WORDS,
+        _STAFF_ANYWHERE,
+        _STAFF_WORDS,
+        _TITLE_STAFF_WORDS,
+    )
 }
 
 
@@ -142,24 +178,50 @@ def _spelled_out(words: list[str]) -> list[str]:
     return joined
 
 
+# A title's words are also read joined in runs of up to this many ("Ad min", "Far kle Dai ly").
+_RUN_MAX = 4
+
+
+def _runs(words: list[str]) -> list[str]:
+    """Runs of 2 to ``_RUN_MAX`` consecutive words, joined up."""
+    return [
+        "".join(words[start:end])
+        for start in range(len(words))
+        for end in range(start + 2, min(start + _RUN_MAX, len(words)) + 1)
+    ]
+
+
+def _innocent_removed(candidate: str) -> str:
+    for innocent in _INNOCENT:
+        candidate = candidate.replace(innocent, "")
+    return candidate
+
+
 def _denied(
     text: str, anywhere: frozenset[str], whole: frozenset[str], *, across_words: bool
 ) -> bool:
     """Whether a deny-list term is in the text: ``anywhere`` terms inside a word, or across
     words when ``across_words`` (a name, read with its separators removed); ``whole`` terms as
-    a whole word, or as the whole text spelled out. Letters may be repeated in either."""
+    a whole word, or as the whole text spelled out. Letters may be repeated in either.
+
+    A text read word by word (a title: joined up, "this hit" would hold a slur) is also read in
+    runs of a few words joined up: an ``anywhere`` term that starts the run ("Ad min", "ad
+    mins"; not "bad minute", where it starts inside a word) or a ``whole`` term that is the run
+    ("r ape", "na zi") is refused too."""
     anywhere_term, whole_term = _ANY_OF[anywhere], _ANY_OF[whole]
     for words in _words(text):
-        candidates = [*words, *_spelled_out(words), "".join(words)]
-        if not across_words:
-            candidates.pop()
-        for candidate in candidates:
-            for innocent in _INNOCENT:
-                candidate = candidate.replace(innocent, "")
-            if anywhere_term.search(candidate):
-                return True
+        candidates = [*words, *_spelled_out(words)]
+        if across_words:
+            candidates.append("".join(words))
+        if any(anywhere_term.search(_innocent_removed(c)) for c in candidates):
+            return True
         if any(whole_term.fullmatch(c) for c in candidates):
             return True
+        if across_words:
+            continue
+        for run in _runs(words):
+            if anywhere_term.match(_innocent_removed(run)) or whole_term.fullmatch(run):
+                return True
     return False
 
 
@@ -223,15 +285,20 @@ def display_name_clean(name: str) -> str:
     return tidy
 
 
-def text_clean(text: str, *, what: str, max_length: int) -> str:
-    """Short public free text, such as a challenge's title: tidied, at most ``max_length``
-    characters, nothing invisible, no slur; a refusal ``invalid`` naming ``what`` otherwise."""
+def title_clean(text: str, *, max_length: int) -> str:
+    """A challenge's title, tidied, or Invalid ``invalid_title`` saying what is wrong: longer
+    than ``max_length``, an invisible character, a slur, or a claim to be the site's staff. The
+    deny-list reads it as it reads a name (compatibility forms, case, look-alikes), word by word
+    (docs/play.md)."""
+    # The reason is shown to the player as it stands, so it speaks the request's language.
     tidy = text_tidy(text)
     if not tidy:
-        raise Invalid("invalid", f"The {what} is empty.")
+        raise Invalid("invalid_title", _("The title is empty."))
     if len(tidy) > max_length:
         raise Invalid(
-            "invalid", f"The {what} has at most {max_length} characters; this one has {len(tidy)}."
+            "invalid_title",
+            _("The title has at most %(max)d characters; this one has %(count)d.")
+            % {"max": max_length, "count": len(tidy)},
         )
     marks = 0
     for index, char in enumerate(tidy):
@@ -246,8 +313,11 @@ def text_clean(text: str, *, what: str, max_length: int) -> str:
             # or reorder text; the zero-width joiner only glues emoji together.
             if not category.startswith("C") or char == "\u200d":
                 continue
-        raise Invalid("invalid", f"The {what} cannot hold {_shown(char)}.")
-    # A sentence is read word by word: joined up, "this hit" would hold a slur.
+        raise Invalid(
+            "invalid_title", _("The title cannot hold %(char)s.") % {"char": _shown(char)}
+        )
+    if _denied(tidy, _STAFF_ANYWHERE, _TITLE_STAFF_WORDS, across_words=False):
+        raise Invalid("invalid_title", _("The title cannot pass for the site's staff."))
     if _denied(tidy, _DENIED_ANYWHERE, _DENIED_WORDS, across_words=False):
-        raise Invalid("invalid", f"This {what} is not allowed; please write another.")
+        raise Invalid("invalid_title", _("This title is not allowed; please write another."))
     return tidy

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 
+from farkle_site.drf import count_for_new_player
 from farkle_site.middleware import browser_id_of
 from play.models import Player
 from play.rules.names import display_name_clean
@@ -54,6 +55,9 @@ def session_player_or_create(
             display_name=display_name,
         )
         session_bind(request, player)
+        # What the request was counted for by its address before the browser had its player
+        # counts for the player too: its limits start with this request (farkle_site/drf.py).
+        count_for_new_player(request, player.pk)
     return player
 
 

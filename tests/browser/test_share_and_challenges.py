@@ -163,3 +163,20 @@ def test_the_language_switch_posts_and_comes_back(contexts):
     expect(page).to_have_url("/rules")
     expect(page.locator("h1")).to_have_text("Comment jouer")
     expect(page.get_by_role("button", name="FR")).to_have_attribute("aria-pressed", "true")
+
+
+@pytest.mark.parametrize(
+    ("locale", "reason"),
+    [
+        ("en-GB", "The title cannot pass for the site's staff."),
+        ("fr-FR", "Un titre ne peut pas se faire passer pour l’équipe du site."),
+    ],
+)
+def test_a_refused_title_says_why_in_the_pages_language(contexts, locale, reason):
+    # Issue 39: a fullwidth "ADMIN" was accepted as a title.
+    page = contexts.page(locale=locale)
+    page.goto("/challenges/new")
+    page.locator("#title").fill("\uff21\uff24\uff2d\uff29\uff2e")
+    page.locator("[data-create-challenge] button[type=submit]").click()
+    expect(page.locator("[data-create-challenge] [data-role=error]")).to_have_text(reason)
+    expect(page.locator("[data-role=created]")).to_be_hidden()

@@ -79,14 +79,52 @@ def test_create_defaults(client, clock):
         ({"days": 0}, "invalid"),
         ({"days": 31}, "invalid"),
         ({"days": "week"}, "invalid"),
-        ({"title": "x" * 61}, "invalid"),
-        ({"title": "Admin Putain"}, "invalid"),
+        ({"title": "x" * 61}, "invalid_title"),
+        ({"title": "x" * 201}, "invalid_title"),
+        ({"title": 7}, "invalid_title"),
+        ({"title": "Admin Putain"}, "invalid_title"),
     ],
 )
 def test_create_refuses_bad_input_and_stores_nothing(client, clock, body, code):
     response = post(client, "/api/challenges", body)
     assert (response.status_code, response.json()["code"]) == (400, code), response.json()
     assert not Challenge.objects.exists() and not Puzzle.objects.exists()
+
+
+# Issue 39: the probe's two titles, accepted before, and other spellings of a staff claim.
+@pytest.mark.parametrize(
+    "title",
+    [
+        "\uff21\uff24\uff2d\uff29\uff2e",  # fullwidth "ADMIN"
+        "\u24b6\u24d3\u24dc\u24d8\u24dd official",  # circled "Admin"
+        "\U0001d400\U0001d41d\U0001d426\U0001d422\U0001d427",  # mathematical bold "Admin"
+        "A\u200dd\u200dm\u200di\u200dn",  # zero-width joiners between the letters
+    ],
+)
+def test_a_title_that_passes_for_staff_is_refused_in_the_callers_language(client, clock, title):
+    english = post(client, "/api/challenges", {"title": title})
+    french = post(client, "/api/challenges", {"title": title}, HTTP_ACCEPT_LANGUAGE="fr")
+    assert (english.status_code, english.json()) == (
+        400,
+        {"detail": "The title cannot pass for the site's staff.", "code": "invalid_title"},
+    )
+    assert (french.status_code, french.json()) == (
+        400,
+        {
+            "detail": "Un titre ne peut pas se faire passer pour l\u2019\u00e9quipe du site.",
+            "code": "invalid_title",
+        },
+    )
+    assert not Challenge.objects.exists() and not Puzzle.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "title", ["Défi du dimanche soir", "La revanche de Léa", "Été à Montréal", "Œufs et dés 🎲"]
+)
+def test_ordinary_french_titles_with_accents_pass(client, clock, title):
+    made = create(client, title=title)
+    assert made["title"] == title
+    assert Challenge.objects.get().title == title
 
 
 @pytest.mark.parametrize("raw", [b"[]", b"{", b'"x"'])
@@ -258,10 +296,32 @@ def test_guessing_codes_is_throttled(client, clock):
 
 def test_creating_challenges_is_throttled_per_player(client, clock):
     with rates(challenge_create="2/hour", challenge_create_address="100/hour"):
-        # The first creates the player (counted by address), the rest count by player.
+        # The first creates the player and counts for it, as the rest do.
         mine = [post(client, "/api/challenges", {}).status_code for _ in range(4)]
-    assert mine == [201, 201, 201, 429]
-    assert Challenge.objects.count() == 3
+    assert mine == [201, 201, 429, 429]
+    assert Challenge.objects.count() == 2
+
+
+def test_a_new_guest_creates_exactly_20_challenges_an_hour(clock):
+    """Issue 39: the first request of a new guest was counted against its address before its
+    player existed, and the player then had 20 more. With the site's own limits (20 an hour a
+    player, 60 an address), a fresh browser gets 20 from its first request on."""
+    clock.move_to(NOON + datetime.timedelta(minutes=10))
+    browser = Client()
+    browser.get("/challenges/new")  # a browser's first page: its cookies, no player yet
+    made = [post(browser, "/api/challenges", {"title": f"Round {n}"}) for n in range(21)]
+    assert [r.status_code for r in made] == [201] * 20 + [429]
+    # The hour's window started at noon: 50 minutes are left.
+    assert (made[-1].json()["code"], made[-1]["Retry-After"]) == ("throttled", "3000")
+    assert Challenge.objects.count() == 20
+    # Another player behind the same address has a limit of its own.
+    other = Client()
+    theirs = [post(other, "/api/challenges", {}).status_code for _ in range(21)]
+    assert theirs == [201] * 20 + [429]
+    assert Challenge.objects.filter(creator__display_name=made[0].json()["creator"]).count() == 20
+    # The next hour is a new window.
+    clock.move_to(NOON + datetime.timedelta(hours=1))
+    assert post(browser, "/api/challenges", {}).status_code == 201
 
 
 def test_creating_challenges_is_throttled_per_address_whoever_the_player(clock):

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from farkle_site.domain import Conflict, DomainError
 from play.models import Player
-from play.rules.names import display_name_clean, text_clean
+from play.rules.names import display_name_clean, title_clean
 from play.services import players
 from play.services.players import (
     _ADJECTIVES,
@@ -132,14 +132,24 @@ def test_display_name_clean_refuses_look_alike_spellings(name):
 
 
 @pytest.mark.parametrize("title", ["$h!t happens", "n1gg@ please", "You $lut", "sh!iiit"])
-def test_text_clean_refuses_symbol_spellings(title):
+def test_title_clean_refuses_symbol_spellings(title):
     # Titles may hold symbols that names may not ($, !, @): they are read as letters too.
     with pytest.raises(DomainError) as error:
-        text_clean(title, what="title", max_length=60)
-    assert error.value.code == "invalid"
+        title_clean(title, max_length=60)
+    assert error.value.code == "invalid_title"
 
 
-@pytest.mark.parametrize("name", ["4dm1n", "M0D", "@dmin Team", "m0der4t0r", "Staaaff"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "4dm1n", "M0D", "@dmin Team", "m0der4t0r", "Staaaff",
+        # Issue 39: compatibility forms that decompose to capitals, and look-alike small capitals.
+        "\U0001d400\U0001d41d\U0001d426\U0001d422\U0001d427",  # mathematical bold "Admin"
+        "\u1d2c\u1d30\u1d39\u1d35\u1d3a",  # superscript capitals "ADMIN"
+        "\u1d00\u1d05\u1d0d\u026a\u0274",  # small capitals "ADMIN"
+        "Adm\u0131n",  # a dotless i
+    ],
+)  # fmt: skip
 def test_display_name_clean_refuses_look_alike_staff(name):
     code, detail = refusal(name)
     assert code == "invalid_name"
@@ -243,8 +253,8 @@ def test_player_create_with_held_name_is_name_taken():
         ("Café crème", "Café crème"),
     ],
 )
-def test_text_clean_good_titles(text, stored):
-    assert text_clean(text, what="title", max_length=20) == stored
+def test_title_clean_good_titles(text, stored):
+    assert title_clean(text, max_length=20) == stored
 
 
 @pytest.mark.parametrize(
@@ -258,11 +268,73 @@ def test_text_clean_good_titles(text, stored):
         ("Espèce de salope", "This title is not allowed; please write another."),
     ],
 )
-def test_text_clean_bad_titles(text, detail):
+def test_title_clean_bad_titles(text, detail):
     with pytest.raises(DomainError) as error:
-        text_clean(text, what="title", max_length=20)
+        title_clean(text, max_length=20)
 
-    assert (error.value.code, error.value.message) == ("invalid", detail)
+    assert (error.value.code, error.value.message) == ("invalid_title", detail)
+
+
+TITLE_STAFF = "The title cannot pass for the site's staff."
+TITLE_NOT_ALLOWED = "This title is not allowed; please write another."
+
+
+# Issue 39: titles skipped the staff deny-list that names get; each of these was accepted.
+@pytest.mark.parametrize(
+    ("title", "detail"),
+    [
+        ("\uff21\uff24\uff2d\uff29\uff2e", TITLE_STAFF),  # fullwidth "ADMIN", the probe
+        ("\u24b6\u24d3\u24dc\u24d8\u24dd official", TITLE_STAFF),  # circled "Admin", the probe
+        ("\uff41\uff44\uff4d\uff49\uff4e night", TITLE_STAFF),  # fullwidth small letters
+        ("\U0001d400\U0001d41d\U0001d426\U0001d422\U0001d427", TITLE_STAFF),  # bold
+        ("\U0001d4d0\U0001d4ed\U0001d4f6\U0001d4f2\U0001d4f7 says", TITLE_STAFF),  # script
+        ("\U0001d552\U0001d555\U0001d55e\U0001d55a\U0001d55f", TITLE_STAFF),  # double-struck
+        ("\U0001f170\U0001f173\U0001f17c\U0001f178\U0001f17d", TITLE_STAFF),  # negative squared
+        ("\U0001f1e6\U0001f1e9\U0001f1f2\U0001f1ee\U0001f1f3", TITLE_STAFF),  # regional letters
+        ("\u1d00\u1d05\u1d0d\u026a\u0274 game", TITLE_STAFF),  # small capitals
+        ("A\u200ddmin", TITLE_STAFF),  # a zero-width joiner inside the word
+        ("Ad\u200dm\u200din team", TITLE_STAFF),
+        ("A\ufe0fdmin", TITLE_STAFF),  # a variation selector inside the word
+        ("\u0430dmin", TITLE_STAFF),  # a Cyrillic "а"
+        ("Ad min", TITLE_STAFF),
+        ("ad-mins only", TITLE_STAFF),
+        ("Far kle Dai ly", TITLE_STAFF),
+        ("FarkleDaily cup", TITLE_STAFF),
+        ("Moderator picks", TITLE_STAFF),
+        ("Le modérateur", TITLE_STAFF),
+        ("Staff challenge", TITLE_STAFF),
+        ("Défi officiel", TITLE_STAFF),
+        ("\uff26\uff35\uff23\uff2b it", TITLE_NOT_ALLOWED),  # fullwidth
+        ("\U0001d58b\U0001d59a\U0001d588\U0001d590", TITLE_NOT_ALLOWED),  # fraktur
+        ("\u24bb\u24e4\u24d2\u24da", TITLE_NOT_ALLOWED),  # circled
+        ("Sh\u200dit", TITLE_NOT_ALLOWED),
+        ("r ape", TITLE_NOT_ALLOWED),
+        ("na zi night", TITLE_NOT_ALLOWED),
+    ],
+)  # fmt: skip
+def test_title_clean_reads_titles_as_names_are_read(title, detail):
+    with pytest.raises(DomainError) as error:
+        title_clean(title, max_length=60)
+
+    assert (error.value.code, error.value.message) == ("invalid_title", detail)
+
+
+# Sentences with accents and ordinary words: what a word-by-word reading must leave alone,
+# including words a name may not hold ("support", "système", "root") and words that hold a
+# denied term across a space from inside another word ("Bad minute": "admin").
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Défi du dimanche", "La revanche de Léa", "Soirée entre amis à Noël",
+        "Qui fera mieux que papa ?", "Grand-mère contre tous", "Œufs, crêpes et dés",
+        "Été à Montréal", "Pâques en famille", "Le système D", "Merci pour le support",
+        "Championnat officieux", "Bad minute", "Glad minds", "Sad mint tea", "Ad hoc",
+        "Root beer night", "Badminton club", "Les modernes", "Équipe Zoé", "Nuit des dés 🎲",
+        "Øystein vs Łukasz",
+    ],
+)  # fmt: skip
+def test_title_clean_ordinary_titles_pass(title):
+    assert title_clean(title, max_length=60) == title
 
 
 # A browser's guest: created by player_create, the unique indexes deciding.
