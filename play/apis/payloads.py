@@ -142,7 +142,9 @@ def puzzle_fields(puzzle: Puzzle, now: datetime.datetime) -> dict[str, Any]:
         # docs/fairness.md: the seed is published once the puzzle is closed, never before.
         "revealed_seed": puzzle.seed().hex() if status == "closed" else None,
         # Frozen by the close (docs/operations.md): players, mean, median, best, distribution.
-        "final_stats": puzzle.final_stats,
+        # Shown with the status that says so: a host whose clock runs behind the closing
+        # worker's still calls the puzzle open or in its grace, and shows no final figures.
+        "final_stats": puzzle.final_stats if status == Puzzle.Status.CLOSED else None,
     }
 
 

@@ -167,7 +167,10 @@ class PuzzleSerializer(serializers.Serializer):
     revealed_seed = serializers.CharField(allow_null=True, help_text="Hex, once closed.")
     final_stats = serializers.JSONField(
         allow_null=True,
-        help_text="Frozen at close: players, mean, median, best and the score distribution.",
+        help_text=(
+            "Frozen at close: players, mean, median, best and the score distribution; null "
+            "until the close has run, and beside any status but closed."
+        ),
     )
 
 
