@@ -744,11 +744,12 @@ def close(puzzle, today: datetime.date, rng: random.Random) -> dict[str, float]:
     watcher.start()
     # The probes' worst beside no close, the machine's own noise (its disk's fsync above all).
     time.sleep(3.0)
+    # Yesterday is due from 00:01:30 UTC: a run in the minute and a half after midnight waits
+    # for it (a close before its time is refused).
+    time.sleep(max(0.0, (puzzle.closes_at - timezone.now()).total_seconds()))
     phase.value = DURING
     start = time.perf_counter()
-    # Yesterday is due from 00:01:30 UTC: a run in the minute and a half after midnight closes
-    # it as at that instant.
-    closed = puzzle_close(puzzle_id=puzzle.pk, now=max(timezone.now(), puzzle.closes_at))
+    closed = puzzle_close(puzzle_id=puzzle.pk, now=timezone.now())
     elapsed = time.perf_counter() - start
     time.sleep(0.5)
     phase.value = DONE

@@ -124,9 +124,11 @@ def run(days: int, players: int, runs: int, rng: random.Random) -> None:
             f"{p50_n / p50_1:>13.2f}×"
         )
     leave_unfinished(latest, rng)
+    # Due from 00:01:30 UTC: a run in the minute and a half after midnight waits for it (a
+    # close before its time is refused).
+    time.sleep(max(0.0, (latest.closes_at - timezone.now()).total_seconds()))
     begin = time.perf_counter()
-    # Due from 00:01:30 UTC: a run in the minute and a half after midnight closes as at then.
-    closed = puzzle_close(puzzle_id=latest.pk, now=max(timezone.now(), latest.closes_at))
+    closed = puzzle_close(puzzle_id=latest.pk, now=timezone.now())
     print(
         f"close of the latest day ({closed.finalised:,} half-played games finalised, "
         f"{closed.players:,} ranked) with {days * players:,} rows: "

@@ -10,6 +10,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from daily.services.rollover import reconcile
+from farkle_site.domain import Invalid
 
 logger = logging.getLogger(__name__)
 
@@ -25,10 +26,18 @@ logger = logging.getLogger(__name__)
     max_retries=8,
 )
 def reconcile_task(at: str | None = None) -> dict:
-    """Publish tomorrow's daily, close every due puzzle; ``at`` (ISO 8601) replaces the clock."""
+    """Publish tomorrow's daily, close every due puzzle; ``at`` (ISO 8601) replaces the clock,
+    now or earlier: a later instant is refused (logged as an error, the task failed, not
+    retried)."""
     now = datetime.datetime.fromisoformat(at) if at else timezone.now()
     if timezone.is_naive(now):
         raise ValueError(f"at={at!r} has no time zone; add Z for UTC.")
-    report = reconcile(now=now)
+    try:
+        report = reconcile(now=now)
+    except Invalid as refusal:
+        # A plain ValueError, as for an instant without a time zone: what a caller of the task
+        # reads back from the result backend.
+        logger.error("Rollover refused: %s", refusal.message)
+        raise ValueError(refusal.message) from None
     logger.info("Rollover at %s: %s", now.isoformat(), str(report).replace("\n", "; "))
     return report.as_dict()

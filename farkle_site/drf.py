@@ -12,9 +12,16 @@ from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import JSONParser
 from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 from farkle_site import ratelimit
+
+
+def client_address(request) -> str:
+    """The client's address, the one way the site reads it (the throttles, the login back-off):
+    ``REMOTE_ADDR``, or with ``NUM_PROXIES`` trusted proxies the matching entry of
+    ``X-Forwarded-For`` (DRF's rule for its throttles, ``BaseThrottle.get_ident``)."""
+    return BaseThrottle().get_ident(request)
 
 
 class CsrfSessionAuthentication(SessionAuthentication):
@@ -135,7 +142,7 @@ class ScopedPlayerThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request, view):
         player_id = request.session.get(settings.PLAYER_SESSION_KEY)
-        ident = f"player-{player_id}" if player_id else f"address-{self.get_ident(request)}"
+        ident = f"player-{player_id}" if player_id else f"address-{client_address(request)}"
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
@@ -161,7 +168,7 @@ class ScopedAddressThrottle(ScopedPlayerThrottle):
         return False
 
     def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
 
 
 def page_throttle_wait(request, scope: str) -> int | None:

@@ -240,11 +240,16 @@ PLAYER_SESSION_KEY = "farkle_player_id"
 SESSION_COOKIE_AGE = 365 * 24 * 60 * 60
 BROWSER_COOKIE_NAME = "farkle_browser"
 
-# Failed logins of one account (from any address) before each further one waits, twice as long
-# each time from 1 second, and never longer than LOGIN_BACKOFF_MAX seconds: a back-off, never a
-# lock that someone else's guesses could keep shut on the account for good.
+# Failed logins of one account from one place (the client's address, or a browser that has
+# logged in to the account before) before each further one from there waits, twice as long each
+# time from 1 second, and never longer than LOGIN_BACKOFF_MAX seconds: a back-off on the guesser,
+# never a lock that someone else's guesses could keep shut on the account's owner.
 LOGIN_FAILURES_FREE = env_int("LOGIN_FAILURES_FREE", default=5)
 LOGIN_BACKOFF_MAX = env_int("LOGIN_BACKOFF_MAX", default=15 * 60)
+# The signed cookie that marks a browser as one that has logged in to an account (docs/play.md),
+# sent to /api/auth/ alone.
+LOGIN_DEVICE_COOKIE_NAME = "farkle_login_device"
+LOGIN_DEVICE_COOKIE_AGE = 365 * 24 * 60 * 60
 
 # The shared cache: throttle counters, sessions, each day's puzzle. Redis when several processes
 # serve the site (`make serve`, production, and the tests, which run as production does), through

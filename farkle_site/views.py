@@ -5,6 +5,7 @@ import math
 import sys
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -14,6 +15,7 @@ from django.views import defaults
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularSwaggerSplitView
+from redis.exceptions import RedisError
 
 from farkle_site.errors import RETRY_AFTER_UNAVAILABLE, UNAVAILABLE, database_unavailable
 from farkle_site.middleware import browser_id_exempt
@@ -21,19 +23,59 @@ from farkle_site.middleware import browser_id_exempt
 logger = logging.getLogger(__name__)
 
 
-@browser_id_exempt
-@require_safe
-def healthz(request: HttpRequest) -> JsonResponse:
-    """Answer whether the site can reach its database, with one query."""
+# Read, never written: a GET of a missing key is the cache's cheapest round trip.
+_HEALTH_KEY = "farkle:healthz"
+
+
+def _database_answers() -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError:
         logger.exception("Health check: the database is unreachable.")
-        response = JsonResponse({"status": "error", "detail": "database unreachable"}, status=503)
-        response["Retry-After"] = str(RETRY_AFTER_UNAVAILABLE)
-        return response
-    return JsonResponse({"status": "ok"})
+        return False
+    return True
+
+
+def _cache_answers() -> bool:
+    try:
+        cache.get(_HEALTH_KEY)
+    except Exception as error:
+        # A refused or lost connection, a timeout, a server that answers with an error: the
+        # cache does not serve (django-redis raises them from redis-py's RedisError). Anything
+        # else is a bug, and a 500.
+        if not _caused_by(error, RedisError):
+            raise
+        logger.exception("Health check: the cache is unreachable.")
+        return False
+    return True
+
+
+def _caused_by(error: BaseException | None, kind: type[BaseException]) -> bool:
+    seen = 0
+    while error is not None and seen < 10:
+        if isinstance(error, kind):
+            return True
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return False
+
+
+@browser_id_exempt
+@require_safe
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Whether the site can reach its database (one query) and its cache (one read), each told
+    apart; 503 when either is down, so that a load balancer takes the host out: every request
+    with a session needs both."""
+    checks = {
+        "database": "ok" if _database_answers() else "down",
+        "cache": "ok" if _cache_answers() else "down",
+    }
+    if all(state == "ok" for state in checks.values()):
+        return JsonResponse({"status": "ok", **checks})
+    response = JsonResponse({"status": "error", **checks}, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_UNAVAILABLE)
+    return response
 
 
 def _wants_json(request: HttpRequest) -> bool:

@@ -9,6 +9,13 @@ foresight check of each game it finalises, runs before it takes its locks.
 No rank is stored per attempt: an attempt's rank and percentile follow from its score and its
 puzzle's ScoreCount rows (play.selectors.leaderboards.attempt_ranks), which the close freezes
 along with the statistics; on a timed challenge the time taken, ended by the close, breaks ties.
+
+The instant a rollover runs at is passed in (``now``), as every service's is, and may be any
+instant up to the clock: a late run, or one replayed as of an earlier instant, closes exactly what
+was over by then. Never a later one: closing as of an instant still to come would finalise the
+games of a day that is still open and freeze statistics the day's status still calls live. So
+these functions read the clock once, only to refuse such an instant (``future_instant``), and
+every route to a close (the command, the task, a caller of the service) meets the same refusal.
 """
 
 from __future__ import annotations
@@ -20,9 +27,11 @@ from dataclasses import asdict, dataclass, field
 
 from django.db import connection, transaction
 from django.db.models import Func, IntegerField
+from django.utils import timezone
 
 from daily.rules.calendar import first_day, published_until
 from daily.services.puzzles import daily_create
+from farkle_site.domain import Invalid
 from play.models import Attempt, Puzzle, ScoreCount
 from play.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
 from play.services.attempts import score_count_add
@@ -60,10 +69,30 @@ class Report:
         return asdict(self)
 
 
+def _utc(instant: datetime.datetime) -> str:
+    return instant.astimezone(datetime.UTC).isoformat().replace("+00:00", "Z")
+
+
+def instant_check(now: datetime.datetime) -> None:
+    """Refuse (``Invalid``, ``future_instant``) an instant to run the rollover at that is later
+    than the clock: nothing may close before its time."""
+    clock = timezone.now()
+    if now > clock:
+        raise Invalid(
+            "future_instant",
+            f"Refused: {_utc(now)} is later than now ({_utc(clock)}). A rollover runs as of now "
+            "or an earlier instant, never a later one: it would close days and challenges that "
+            "are still open.",
+            at=_utc(now),
+            now=_utc(clock),
+        )
+
+
 def puzzle_close(*, puzzle_id: int, now: datetime.datetime) -> Closed | None:
     """Close a puzzle whose actions are over: finalise its unfinished attempts with their banked
     score and freeze the statistics (the ranks with them: they derive from the counts). None when
-    it is not due or already closed."""
+    it is not due or already closed. Refused for a ``now`` later than the clock."""
+    instant_check(now)
     # The foresight checks replay every game left unfinished (most of the close's time): done
     # before the locks, so that the games and the puzzle stay locked for the writes alone.
     checked = _foresight_before(puzzle_id, now)
@@ -264,7 +293,10 @@ def reconcile(*, now: datetime.datetime) -> Report:
     A day opens by the clock, not by this job: its puzzle exists a day ahead, so a worker whose
     clock runs a little behind the beat's, running the 00:00 job "before midnight", still finds
     the new day ready.
+
+    Refused, before anything is written, for a ``now`` later than the clock.
     """
+    instant_check(now)
     report = Report()
     last = published_until(now)
     first = first_day()

@@ -144,6 +144,8 @@ def puzzle_fields(puzzle: Puzzle, now: datetime.datetime) -> dict[str, Any]:
         # Frozen by the close (docs/operations.md): players, mean, median, best, distribution.
         # Never before the status is closed, whatever the row holds: they are the scores nobody
         # may learn before playing (docs/play.md).
+        # Shown with the status that says so: a host whose clock runs behind the closing
+        # worker's still calls the puzzle open or in its grace, and shows no final figures.
         "final_stats": puzzle.final_stats if status == Puzzle.Status.CLOSED else None,
     }
 

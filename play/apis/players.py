@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import secrets
 import time
 from typing import Any
 
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 
 from farkle_site import ratelimit
 from farkle_site.domain import Invalid, NotFound
-from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
+from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle, client_address
 from farkle_site.fields import StrictCharField
 from play.apis import schemas
 from play.models import Player
@@ -149,25 +150,83 @@ class SignupApi(APIView):
         )
         login(request, user, backend=_PASSWORD_BACKEND)
         session_bind(request, player)
-        return _me_response(player, now, status_code=status.HTTP_201_CREATED)
+        response = _me_response(player, now, status_code=status.HTTP_201_CREATED)
+        # The browser that made the account is trusted for it by the login back-off.
+        LoginDevice(request).remember(response, user.get_username())
+        return response
+
+
+def _digest(*parts: str) -> str:
+    # Hashed: a username may hold any character, a cache key or a cookie may not.
+    text = "\n".join(parts)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _account(username: str) -> str:
+    return _digest("account", username.lower())
+
+
+class LoginDevice:
+    """This browser as the login back-off knows it (OWASP's "device cookie"): a signed cookie,
+    set by a successful sign-up or login, that names the browser (a random id) and the accounts
+    it has logged in to, the last ``DEVICE_ACCOUNTS``. Such a browser is trusted for those
+    accounts: its failures count on a back-off of its own, so that nobody else's guesses, even
+    from the same address, delay it. Nothing else rests on the cookie: the password is checked
+    as always. The cookie is sent to the account endpoints alone, and kept at logout."""
+
+    SALT = "farkle.login-device"
+    DEVICE_ACCOUNTS = 5
+
+    def __init__(self, request: Request) -> None:
+        # A missing, altered or expired cookie reads as none (get_signed_cookie's default).
+        value = request.get_signed_cookie(
+            settings.LOGIN_DEVICE_COOKIE_NAME,
+            default="",
+            salt=self.SALT,
+            max_age=settings.LOGIN_DEVICE_COOKIE_AGE,
+        )
+        device, _, accounts = value.partition(":")
+        self.device = device or None
+        self.accounts = [a for a in accounts.split(",") if a] if device else []
+
+    def trusted_for(self, username: str) -> str | None:
+        """The browser's id when it has logged in to this account before, else None."""
+        return self.device if _account(username) in self.accounts else None
+
+    def remember(self, response: Response, username: str) -> None:
+        """Trust this browser for the account from now on (a successful sign-up or login)."""
+        device = self.device or secrets.token_urlsafe(16)
+        account = _account(username)
+        accounts = [account, *(a for a in self.accounts if a != account)]
+        response.set_signed_cookie(
+            settings.LOGIN_DEVICE_COOKIE_NAME,
+            f"{device}:{','.join(accounts[: self.DEVICE_ACCOUNTS])}",
+            salt=self.SALT,
+            max_age=settings.LOGIN_DEVICE_COOKIE_AGE,
+            path="/api/auth/",
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
 
 
 class LoginBackoff:
-    """Failed logins of one account, from any address: past ``LOGIN_FAILURES_FREE`` of them,
-    each further try waits twice as long as the one before (1 s, 2 s, 4 s...), never more than
-    ``LOGIN_BACKOFF_MAX``. Tries refused while waiting are not counted, so someone else's
-    guesses delay a player by minutes at worst, never lock the account for good."""
+    """Failed logins of one account from one place: the client's address, or a browser trusted
+    for the account (``LoginDevice``). Past ``LOGIN_FAILURES_FREE`` of them, each further try
+    from that place waits twice as long as the one before (1 s, 2 s, 4 s...), never more than
+    ``LOGIN_BACKOFF_MAX``; tries refused while waiting are not counted. Someone guessing from
+    one address slows their own address alone: the owner, from another address or from a
+    browser that has logged in to the account before, gets in at once (issue 39)."""
 
     # Failures are forgotten a day after the first of them, or at the next successful login.
     MEMORY = 24 * 60 * 60
 
-    def __init__(self, username: str) -> None:
-        # Hashed: a username may hold any character, a cache key may not.
-        digest = hashlib.sha256(username.lower().encode("utf-8", "surrogatepass")).hexdigest()
-        self.name = f"login:{digest[:32]}"
+    def __init__(self, username: str, *, address: str, device: str | None = None) -> None:
+        place = f"device {device}" if device is not None else f"address {address}"
+        self.name = f"login:{_digest(_account(username), place)}"
 
     def check(self) -> None:
-        """Refuse (429 ``throttled``) while the account's back-off runs."""
+        """Refuse (429 ``throttled``) while this place's back-off on the account runs."""
         until = ratelimit.get(f"{self.name}:until")
         left = float(until) - time.time() if until is not None else 0.0
         if left > 0:
@@ -182,7 +241,7 @@ class LoginBackoff:
             ratelimit.put(f"{self.name}:until", str(time.time() + wait), wait)
 
     def succeeded(self) -> None:
-        """A right password: the account's failures are forgotten."""
+        """A right password: this place's failures on the account are forgotten."""
         ratelimit.forget(f"{self.name}:failures", f"{self.name}:until")
 
 
@@ -198,7 +257,10 @@ class LoginApi(APIView):
     def post(self, request: Request) -> Response:
         data = _parse(CredentialsInputSerializer, request)
         username = account_username_resolve(data["username"])
-        backoff = LoginBackoff(username)
+        browser = LoginDevice(request)
+        backoff = LoginBackoff(
+            username, address=client_address(request), device=browser.trusted_for(username)
+        )
         backoff.check()
         user = authenticate(request, username=username, password=data["password"])
         if user is None:
@@ -211,7 +273,9 @@ class LoginApi(APIView):
         player = account_player(user=user, player=guest, now=now)
         login(request, user)
         session_bind(request, player)
-        return _me_response(player, now)
+        response = _me_response(player, now)
+        browser.remember(response, user.get_username())
+        return response
 
 
 class LogoutApi(APIView):

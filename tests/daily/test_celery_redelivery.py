@@ -19,23 +19,28 @@ from django.conf import settings
 
 from farkle_site.celery import RECONCILE_EXPIRES, app
 from play.models import Puzzle
+from tests.clock import processes_start_at
 from tests.helpers import REDIS
 from tests.processes import shared_database_url
 
 from .helpers import start_daily
 
 ROOT = Path(__file__).resolve().parents[2]
+# The workers' clocks start after the close the task is given: a rollover as of a later instant
+# than the clock is refused.
+WORKERS_START = datetime.datetime(2026, 11, 30, 0, 1, 30, tzinfo=datetime.UTC)
 
 
 def _worker(queue: str, name: str) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "DATABASE_URL": shared_database_url(),
-        "CELERY_BROKER_URL": REDIS,
-        "CELERY_RESULT_BACKEND": REDIS,
-        "FARKLE_FIRST_DAY": "2026-11-29",
-        "CELERY_VISIBILITY_TIMEOUT": "2",
-    }
+    with processes_start_at(WORKERS_START):
+        env = {
+            **os.environ,
+            "DATABASE_URL": shared_database_url(),
+            "CELERY_BROKER_URL": REDIS,
+            "CELERY_RESULT_BACKEND": REDIS,
+            "FARKLE_FIRST_DAY": "2026-11-29",
+            "CELERY_VISIBILITY_TIMEOUT": "2",
+        }
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "farkle_site", "worker", "--pool", "solo",
          "--queues", queue, "--hostname", f"{name}-{queue}@%h", "--without-mingle",
@@ -67,12 +72,14 @@ def test_reconcile_of_a_killed_worker_runs_on_the_next_one(client):
     second = None
     try:
         sender = Celery("farkle-test", broker=REDIS, backend=REDIS)
-        result = sender.send_task(
-            "daily.reconcile",
-            kwargs={"at": "2026-11-30T00:01:30+00:00"},
-            queue=queue,
-            expires=RECONCILE_EXPIRES,
-        )
+        # Sent at the workers' clock: the expiry is an instant, counted from the sender's.
+        with time_machine.travel(WORKERS_START, tick=False):
+            result = sender.send_task(
+                "daily.reconcile",
+                kwargs={"at": "2026-11-30T00:01:30+00:00"},
+                queue=queue,
+                expires=RECONCILE_EXPIRES,
+            )
         watcher = psycopg.connect(shared_database_url(), autocommit=True)
         waited = 0
         while not watcher.execute(

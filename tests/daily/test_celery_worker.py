@@ -9,19 +9,27 @@ from celery import Celery
 from daily.tasks import reconcile_task
 from farkle_site.celery import app
 from play.models import Attempt, Puzzle
+from tests.clock import processes_start_at
 from tests.helpers import REDIS
 from tests.processes import celery_worker
 
 from .helpers import start_daily
+
+# The worker's clock starts at the close of the 29th and runs on: a rollover as of a later
+# instant than the clock is refused.
+WORKER_START = datetime.datetime(2026, 11, 30, 0, 1, 30, tzinfo=datetime.UTC)
 
 
 @pytest.fixture
 def worker_queue():
     """A Celery worker process on its own queue, using the test database; stopped afterwards."""
     # The site's first day: a reconcile opens every missing day since.
-    with celery_worker(
-        CELERY_BROKER_URL=REDIS, CELERY_RESULT_BACKEND=REDIS, FARKLE_FIRST_DAY="2026-11-29"
-    ) as queue:
+    with (
+        processes_start_at(WORKER_START),
+        celery_worker(
+            CELERY_BROKER_URL=REDIS, CELERY_RESULT_BACKEND=REDIS, FARKLE_FIRST_DAY="2026-11-29"
+        ) as queue,
+    ):
         yield queue
 
 
@@ -30,6 +38,13 @@ def test_rollover_task_runs_on_a_real_worker(client, worker_queue):
     with time_machine.travel(datetime.datetime(2026, 11, 29, 12, tzinfo=datetime.UTC), tick=False):
         start_daily(client, "2026-11-29")
     sender = Celery("farkle-test", broker=REDIS, backend=REDIS)
+    # An hour ahead of the worker's clock: refused, nothing closed.
+    early = sender.send_task(
+        "daily.reconcile", kwargs={"at": "2026-11-30T01:01:30+00:00"}, queue=worker_queue
+    )
+    with pytest.raises(ValueError, match=r"^Refused: 2026-11-30T01:01:30Z is later than now"):
+        early.get(timeout=120)
+    assert Puzzle.objects.get(day="2026-11-29").closed_at is None
     result = sender.send_task(
         "daily.reconcile", kwargs={"at": "2026-11-30T00:01:30+00:00"}, queue=worker_queue
     )
@@ -40,9 +55,8 @@ def test_rollover_task_runs_on_a_real_worker(client, worker_queue):
     }
     assert Puzzle.objects.get(day="2026-11-29").closed_at is not None
     assert Attempt.objects.get().finalised_at_close
-    again = sender.send_task(
-        "daily.reconcile", kwargs={"at": "2026-11-30T00:05:00+00:00"}, queue=worker_queue
-    )
+    # As the beat sends it: at the worker's own clock.
+    again = sender.send_task("daily.reconcile", queue=worker_queue)
     assert again.get(timeout=120) == {"published": [], "closed": []}
 
 

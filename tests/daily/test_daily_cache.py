@@ -61,8 +61,8 @@ def test_the_close_shows_at_once_on_a_cached_daily():
         before = client.get(f"/api/daily/{DAY}").json()
     assert (before["status"], before["final_stats"]) == ("open", None)
     after_close = datetime.datetime(2026, 11, 30, 0, 2, tzinfo=datetime.UTC)
-    puzzle_close(puzzle_id=Puzzle.objects.get(day=DAY).pk, now=after_close)
     with time_machine.travel(after_close, tick=False):
+        puzzle_close(puzzle_id=Puzzle.objects.get(day=DAY).pk, now=after_close)
         shown = client.get(f"/api/daily/{DAY}").json()
     stored = Puzzle.objects.get(day=DAY)
     assert (shown["status"], shown["players"]) == ("closed", 1)

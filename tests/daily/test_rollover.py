@@ -1,22 +1,32 @@
 import datetime
+import logging
+import os
+import subprocess
+import sys
 
 import pytest
 import time_machine
 from django.conf import settings
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 import farkle
 from daily.services import rollover
 from daily.services.rollover import puzzle_close, reconcile
+from daily.tasks import reconcile_task
 from farkle import foresight
+from farkle_site.domain import Invalid
 from play.models import Attempt, Puzzle, ScoreCount
 from play.selectors.leaderboards import attempt_ranks
 from play.services.attempts import attempt_act
 from play.services.players import player_create
+from tests.clock import frozen_at
 from tests.helpers import race
+from tests.moments import NOON
+from tests.processes import shared_database_url
+from tests.repository_guard import ROOT
 
-from .helpers import act, play_greedy, post, start_daily
+from .helpers import act, greedy_action, play_greedy, post, start_daily
 
 UTC = datetime.UTC
 DAY = "2026-11-29"
@@ -50,6 +60,7 @@ def daily(day: str) -> Puzzle:
 )
 def test_rollover_around_midnight(client, clock, instant, published, closed):
     start_daily(client, DAY)
+    clock.move_to(instant)
     report = reconcile(now=instant)
     assert (report.published, [c.puzzle for c in report.closed]) == (published, closed)
     assert (daily(DAY).closed_at is not None) == bool(closed)
@@ -73,6 +84,7 @@ def test_close_finalises_unfinished_games_with_their_banked_score(client, clock)
     start_daily(idler, DAY)
     practice = start_daily(finisher, DAY)
 
+    clock.move_to(at(0, 1, 30, day=30))
     closed = puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
 
     assert (closed.finalised, closed.players) == (3, 3)
@@ -135,6 +147,7 @@ def test_ranks_match_counting_by_hand_live_and_closed_and_the_close_rewrites_no_
     assert derived() == by_hand(SCORES)
     finished = list(Attempt.objects.filter(state="finished").order_by("pk").values())
 
+    clock.move_to(at(0, 1, 30, day=30))
     puzzle_close(puzzle_id=puzzle.pk, now=at(0, 1, 30, day=30))
 
     # Issue 15 item 4: the close stores no rank per game, so a million finished games cost it
@@ -163,6 +176,7 @@ def test_a_close_stopped_midway_leaves_nothing_done_and_the_next_reconcile_close
 
     # The worker dies after finalising the unfinished game and counting it, before the commit.
     monkeypatch.setattr(rollover, "stats_freeze", lost_worker)
+    clock.move_to(at(0, 2, day=30))
     with pytest.raises(RuntimeError):
         reconcile(now=at(0, 2, day=30))
     monkeypatch.undo()
@@ -171,10 +185,12 @@ def test_a_close_stopped_midway_leaves_nothing_done_and_the_next_reconcile_close
     assert (puzzle.closed_at, puzzle.final_stats, quitter.state) == (None, None, "awaiting_roll")
     assert sorted(ScoreCount.objects.values_list("score", "count")) == counts
 
+    clock.move_to(at(0, 7, day=30))
     report = reconcile(now=at(0, 7, day=30))
 
     assert [c.puzzle for c in report.closed] == [f"daily {DAY}"]
     assert derived() == by_hand([*SCORES, 300])
+    clock.move_to(at(0, 12, day=30))
     assert reconcile(now=at(0, 12, day=30)).closed == []
     assert derived() == by_hand([*SCORES, 300])
 
@@ -205,8 +221,10 @@ def _day_with_scores(scores: list[int]) -> int:
 
 def test_close_twice_changes_nothing_the_second_time(client, clock):
     start_daily(client, DAY)
+    clock.move_to(at(0, 2, day=30))
     first = reconcile(now=at(0, 2, day=30))
     rows = list(Attempt.objects.values())
+    clock.move_to(at(0, 7, day=30))
     second = reconcile(now=at(0, 7, day=30))
     assert (len(first.closed), second.closed, second.published) == (1, [], [])
     assert str(second) == "Nothing to do: every due puzzle is published or closed already."
@@ -219,6 +237,7 @@ def test_two_closes_at_the_same_time_close_once(client):
         start_daily(client, DAY)
         start_daily(Client(), DAY)
         puzzle_id = daily(DAY).pk
+    with time_machine.travel(at(0, 2, day=30), tick=False):
         results = race(2, lambda: puzzle_close(puzzle_id=puzzle_id, now=at(0, 2, day=30)))
     done = [r for r in results if r is not None]
     assert (len(results), len(done), done[0].finalised) == (2, 1, 2)
@@ -231,6 +250,7 @@ def test_reconcile_after_three_missed_days_catches_up_in_order(client, clock, se
         clock.move_to(datetime.datetime.fromisoformat(f"{day}T12:00:00Z"))
         start_daily(client, day)
     # Beat was down from the 27th at noon until the 30th at 09:00.
+    clock.move_to(at(9, 0, day=30))
     report = reconcile(now=at(9, 0, day=30))
     assert report.published == [
         "daily 2026-11-28",
@@ -244,6 +264,7 @@ def test_reconcile_after_three_missed_days_catches_up_in_order(client, clock, se
         "daily 2026-11-28",
         "daily 2026-11-29",
     ]
+    clock.move_to(at(9, 5, day=30))
     assert reconcile(now=at(9, 5, day=30)).closed == []
 
 
@@ -262,6 +283,7 @@ def test_closed_day_reads_final_results(client, clock):
 def test_expired_challenges_are_closed_the_same_way(client, clock):
     code = post(client, "/api/challenges", {"days": 1}).json()["code"]
     post(client, f"/api/challenges/{code}/attempts")
+    clock.move_to(at(12, 0, day=30))
     report = reconcile(now=at(12, 0, day=30))
     assert [c.puzzle for c in report.closed][-1] == f"challenge {code}"
     challenge = Puzzle.objects.get(code=code)
@@ -301,6 +323,7 @@ def test_streaks_across_a_gap_a_practice_only_day_and_an_archive_game(client, cl
 
 def test_rollover_command_prints_what_it_did(client, clock, capsys):
     start_daily(client, DAY)
+    clock.move_to(at(0, 1, 31, day=30))
     call_command("rollover", "--at", "2026-11-30T00:01:31Z")
     assert capsys.readouterr().out.splitlines() == [
         "published daily 2026-11-30",
@@ -336,6 +359,7 @@ def test_a_game_from_2359_finished_at_0001_counts_for_its_own_day(client, clock)
     mine = client.get(f"/api/daily/{DAY}/leaderboard").json()
     today = client.get("/api/daily/2026-11-30/leaderboard").json()
     assert ([e["score"] for e in mine["entries"]], today["entries"]) == ([finished["score"]], [])
+    clock.move_to(at(0, 1, 30, day=30))
     reconcile(now=at(0, 1, 30, day=30))
     assert attempt_ranks([finished["id"]]) == {finished["id"]: (1, None)}
 
@@ -347,6 +371,7 @@ def test_reconcile_fills_a_gap_left_while_beat_was_down(client, clock, settings)
     # Beat was down; on the 29th the request path created that day's daily itself.
     clock.move_to(at(12, 0))
     client.get("/api/daily/today")
+    clock.move_to(at(12, 5))
     report = reconcile(now=at(12, 5))
     assert report.published == ["daily 2026-11-27", "daily 2026-11-28", "daily 2026-11-30"]
     assert [c.puzzle for c in report.closed] == [
@@ -360,6 +385,7 @@ def test_an_action_racing_the_close_is_refused_not_a_500(client, clock):
     attempt = act(client, start_daily(client, DAY), {"action": "roll"}).json()
     # The worker's clock runs a second ahead of the web's: it closes while the web still
     # accepts the action at 00:01:29.
+    clock.move_to(at(0, 1, 30, day=30))
     puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
     clock.move_to(at(0, 1, 29, day=30))
     best = (
@@ -377,6 +403,7 @@ def test_an_action_racing_the_close_is_refused_not_a_500(client, clock):
 
 def test_a_finalised_game_reads_as_finished_with_its_banked_score(client, clock):
     attempt = act(client, start_daily(client, DAY), {"action": "roll"}).json()
+    clock.move_to(at(0, 1, 30, day=30))
     reconcile(now=at(0, 1, 30, day=30))
     shown = client.get(f"/api/attempts/{attempt['id']}").json()
     assert (shown["state"], shown["dice"], shown["keep_options"], shown["score"]) == (
@@ -412,6 +439,7 @@ def test_a_game_that_moves_after_the_early_foresight_check_is_checked_again(
 
     rollover_foresight_before = rollover._foresight_before
     monkeypatch.setattr(rollover, "_foresight_before", check_then_act)
+    clock.move_to(at(0, 1, 30, day=30))
     puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
 
     game = Attempt.objects.get(pk=attempt["id"])
@@ -440,6 +468,7 @@ def test_the_early_foresight_check_is_the_one_stored_when_the_game_did_not_move(
 
     rollover_foresight_before = rollover._foresight_before
     monkeypatch.setattr(rollover, "_foresight_before", early)
+    clock.move_to(at(0, 1, 30, day=30))
     puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
 
     game = Attempt.objects.get(pk=attempt["id"])
@@ -450,3 +479,131 @@ def test_the_early_foresight_check_is_the_one_stored_when_the_game_did_not_move(
         expected.summary(),
         expected.p,
     )
+
+
+# Issue 39 item 3: instants later than the clock (NOON on the 29th, the day open), from the
+# smallest step ahead to the day's own close and the morning after.
+EARLY = [
+    NOON + datetime.timedelta(microseconds=1),
+    at(0, 1, 30, day=30),
+    at(9, 0, day=30),
+]
+
+
+def stored() -> tuple:
+    """Everything a close writes: the puzzles, the games, the score counts."""
+    return (
+        list(Puzzle.objects.order_by("pk").values()),
+        list(Attempt.objects.order_by("pk").values()),
+        list(ScoreCount.objects.order_by("pk").values()),
+    )
+
+
+def day_as_seen(day: str = DAY) -> tuple:
+    """The day's status and final figures, from the day's endpoint and its leaderboard."""
+    shown = Client().get(f"/api/daily/{day}").json()
+    board = Client().get(f"/api/daily/{day}/leaderboard").json()
+    return shown["status"], shown["final_stats"], board["status"], board["final"]
+
+
+def test_no_route_closes_an_open_day_before_its_time(client, clock, caplog):
+    finisher, player = Client(), Client()
+    done = play_greedy(finisher, start_daily(finisher, DAY))
+    live = act(player, start_daily(player, DAY), {"action": "roll"}).json()
+    before = stored()
+
+    for instant in EARLY:
+        text = instant.isoformat().replace("+00:00", "Z")
+        # The service, each way in.
+        for close, kwargs in (
+            (reconcile, {}),
+            (puzzle_close, {"puzzle_id": daily(DAY).pk}),
+        ):
+            with pytest.raises(Invalid) as refused:
+                close(now=instant, **kwargs)
+            assert (refused.value.code, refused.value.shown) == (
+                "future_instant",
+                {"at": text, "now": "2026-11-29T12:00:00Z"},
+            )
+        # The operator's command.
+        with pytest.raises(CommandError, match=f"Refused: {text} is later than now"):
+            call_command("rollover", "--at", text)
+        # The task, as Celery runs it: failed, not retried, and logged.
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="daily.tasks"):
+            result = reconcile_task.apply(kwargs={"at": text}, throw=False)
+        assert (result.state, type(result.result)) == ("FAILURE", ValueError)
+        assert str(result.result).startswith(f"Refused: {text} is later than now")
+        logged = [r for r in caplog.records if r.name == "daily.tasks"]
+        assert [(r.levelname, r.getMessage()) for r in logged] == [
+            ("ERROR", f"Rollover refused: {result.result}")
+        ]
+
+    # Nothing was written: no day published ahead, no game finalised, no count frozen.
+    assert stored() == before
+    # And everything says the day is open, and plays as open.
+    assert day_as_seen() == ("open", None, "open", False)
+    # Read by the one who finished: the board counts the finished game alone, live.
+    board = finisher.get(f"/api/daily/{DAY}/leaderboard").json()
+    assert (board["players"], [e["score"] for e in board["entries"]]) == (1, [done["score"]])
+    moved = act(player, live, greedy_action(live))
+    assert moved.status_code == 200, moved.json()
+    newcomer = start_daily(Client(), DAY)
+    assert (newcomer["official"], newcomer["state"]) == (True, "awaiting_roll")
+
+    # At its time, the same command closes the day, and everything agrees it is closed.
+    clock.move_to(at(0, 1, 30, day=30))
+    call_command("rollover")
+    status, final_stats, board_status, final = day_as_seen()
+    # Three official games: one finished, two finalised with what they had banked.
+    assert (status, final_stats["players"], board_status, final) == ("closed", 3, "closed", True)
+    board = Client().get(f"/api/daily/{DAY}/leaderboard").json()
+    assert board["players"] == 3
+    archive = start_daily(Client(), DAY)
+    assert (archive["official"], archive["deadline"]) == (False, None)
+
+
+def test_a_host_whose_clock_is_behind_the_close_shows_no_final_figures_yet(client, clock):
+    play_greedy(client, start_daily(client, DAY))
+    clock.move_to(at(0, 1, 30, day=30))
+    puzzle_close(puzzle_id=daily(DAY).pk, now=at(0, 1, 30, day=30))
+    # A web host whose clock runs a second behind the worker's still calls the day in its
+    # grace: no final figures beside that status.
+    clock.move_to(at(0, 1, 29, day=30))
+    assert day_as_seen() == ("grace", None, "grace", False)
+    clock.move_to(at(0, 1, 30, day=30))
+    status, final_stats, board_status, final = day_as_seen()
+    assert (status, final_stats["players"], board_status, final) == ("closed", 1, "closed", True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rollover_command_refuses_a_later_instant_with_a_message_and_status_1(client):
+    with time_machine.travel(NOON, tick=False):
+        start_daily(client, DAY)
+    before = stored()
+
+    def rollover_command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", "rollover", *args],
+            cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": shared_database_url(), "FARKLE_FIRST_DAY": DAY},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    # The command's process starts at the clock of the test: noon on the 29th.
+    with frozen_at(NOON):
+        refused = rollover_command("--at", "2026-11-30T00:01:31Z")
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr.startswith(
+        "CommandError: Refused: 2026-11-30T00:01:31Z is later than now (2026-11-29T12:"
+    ), refused.stderr
+    assert stored() == before
+    # Once that instant has come, the same command closes the day.
+    with frozen_at(at(0, 1, 31, day=30)):
+        done = rollover_command("--at", "2026-11-30T00:01:31Z")
+    assert (done.returncode, done.stdout.splitlines()[-1]) == (
+        0,
+        "closed daily 2026-11-29: 1 ranked, 1 unfinished finalised",
+    ), done.stderr

@@ -92,6 +92,8 @@ def test_tomorrow_opens_on_the_stroke_of_midnight_with_the_published_commitment(
 
 
 def test_a_reconcile_running_before_midnight_leaves_the_new_day_ready(client, clock):
+    # The worker's own clock reads 5 ms before midnight.
+    clock.move_to(SKEWED)
     report = reconcile(now=SKEWED)
     assert report.published == ["daily 2026-11-29", "daily 2026-11-30"]
     clock.move_to(AFTER)
@@ -106,6 +108,7 @@ def test_a_reconcile_running_before_midnight_leaves_the_new_day_ready(client, cl
 
 def test_the_reconcile_publishes_tomorrow_and_never_further(clock):
     for instant in (BEFORE, AFTER):
+        clock.move_to(instant)
         reconcile(now=instant)
     days = [d.isoformat() for d in Puzzle.objects.order_by("day").values_list("day", flat=True)]
     assert days == ["2026-11-29", "2026-11-30", "2026-12-01"]

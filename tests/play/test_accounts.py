@@ -348,43 +348,129 @@ def test_racing_signups_differing_in_case_leave_one_account(client):
 
 
 def _login_from(address: str, password: str, username: str = "alice"):
+    """A try from a fresh browser (no cookie) at ``address``."""
     return login(Client(REMOTE_ADDR=address), username, password)
 
 
-def test_failed_logins_of_an_account_back_off_from_any_address(clock):
-    signup(Client())
-    # Five free failures, each from its own address (no address reaches its own limit).
-    assert [_login_from(f"10.0.0.{n}", "guess").status_code for n in range(5)] == [400] * 5
+def _back_off(address: str, username: str = "alice") -> None:
+    """Someone at ``address`` spends the free failures on the account: its back-off starts."""
+    failures = [_login_from(address, "guess", username).status_code for _ in range(5)]
+    assert failures == [400] * 5
+    refused = _login_from(address, "guess", username)
+    assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
+
+
+def test_the_owner_logs_in_at_once_while_a_guessers_address_is_backed_off(clock):
+    signup(Client(REMOTE_ADDR="10.0.0.1"))
+    # Issue 39 item 4: five wrong passwords from one browser, then one guess at each expiry,
+    # for as long as the waits grow to their maximum...
+    _back_off("10.6.6.6")
+    for _ in range(12):
+        clock.shift(datetime.timedelta(seconds=settings.LOGIN_BACKOFF_MAX))
+        assert _login_from("10.6.6.6", "guess").status_code == 400
+    # ...and the owner, in another browser at another address, gets in at once.
+    owner = Client(REMOTE_ADDR="10.0.0.2")
+    answer = login(owner)
+    assert (answer.status_code, answer.json()["account"]) == (200, "alice")
+    assert me(owner)["account"] == "alice"
+    # The guesser's address is still backed off, for any browser there, whatever it sends.
+    assert _login_from("10.6.6.6", PASSWORD).status_code == 429
+    # The owner's success forgot nothing of it.
+    assert _login_from("10.6.6.6", "guess").status_code == 429
+
+
+def test_a_brute_force_from_one_address_is_still_slowed(clock):
+    signup(Client(REMOTE_ADDR="10.0.0.1"))
+    # Five free failures, each from a fresh browser at the same address.
+    assert [_login_from("10.6.6.6", "guess").status_code for _ in range(5)] == [400] * 5
     waits = []
     for n in range(4):
-        refused = _login_from("10.0.1.1", PASSWORD)
+        refused = _login_from("10.6.6.6", PASSWORD)
         assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
         waits.append(int(refused["Retry-After"]))
         # Tries refused during the wait do not lengthen it.
-        assert _login_from("10.0.1.2", "guess").status_code == 429
+        assert _login_from("10.6.6.6", "guess").status_code == 429
         clock.shift(datetime.timedelta(seconds=waits[-1]))
         if n < 3:
-            assert _login_from(f"10.0.2.{n}", "guess").status_code == 400
+            assert _login_from("10.6.6.6", "guess").status_code == 400
     assert waits == [1, 2, 4, 8]
-    assert _login_from("10.0.3.1", PASSWORD).status_code == 200
-    # The right password clears the failures: the next wrong one is free again.
-    assert _login_from("10.0.3.2", "guess").status_code == 400
-    assert _login_from("10.0.3.3", PASSWORD).status_code == 200
+    assert _login_from("10.6.6.6", PASSWORD).status_code == 200
+    # The right password clears the address's failures: the next wrong one is free again.
+    assert _login_from("10.6.6.6", "guess").status_code == 400
+    assert _login_from("10.6.6.6", PASSWORD).status_code == 200
+
+
+def test_guesses_across_accounts_from_one_address_meet_the_address_limit(clock):
+    signup(Client(REMOTE_ADDR="10.0.0.1"))
+    # One guess at each of many accounts: no account's back-off starts, the address's limit of
+    # sign-ups and logins (THROTTLE_ACCOUNT, 20 a minute) stops the twenty-first.
+    guesses = [_login_from("10.6.6.6", "guess", f"someone{n}").status_code for n in range(21)]
+    assert guesses == [400] * 20 + [429]
+    assert _login_from("10.6.6.6", PASSWORD).status_code == 429
+    assert _login_from("10.0.0.2", PASSWORD).status_code == 200
 
 
 def test_login_back_off_never_exceeds_its_maximum(clock, settings):
     settings.LOGIN_BACKOFF_MAX = 5
-    signup(Client())
+    signup(Client(REMOTE_ADDR="10.0.0.1"))
     waits = []
     for n in range(10):
-        assert _login_from(f"10.0.0.{n}", "guess").status_code == 400
+        assert _login_from("10.6.6.6", "guess").status_code == 400
         if n >= 4:
-            locked = _login_from("10.0.1.1", "guess")
+            locked = _login_from("10.6.6.6", "guess")
             assert locked.status_code == 429
             waits.append(int(locked["Retry-After"]))
             clock.shift(datetime.timedelta(seconds=waits[-1]))
     assert waits == [1, 2, 4, 5, 5, 5]
-    assert _login_from("10.0.3.1", PASSWORD).status_code == 200
+    assert _login_from("10.6.6.6", PASSWORD).status_code == 200
+
+
+def test_a_browser_that_logged_in_before_gets_in_from_the_guessers_address(clock):
+    signup(Client(REMOTE_ADDR="10.0.0.1"))
+    # The owner's phone logged in once, on the network the guesser shares (a school, a mobile
+    # carrier's NAT).
+    phone = Client(REMOTE_ADDR="10.6.6.6")
+    assert login(phone).status_code == 200
+    assert post(phone, "/api/auth/logout").status_code == 204
+    _back_off("10.6.6.6")
+    # The phone is trusted for the account: in at once, at the same address.
+    assert login(phone).status_code == 200
+    # Its trust is its own: a fresh browser there is still refused...
+    assert _login_from("10.6.6.6", PASSWORD).status_code == 429
+    # ...and so is one with the phone's cookie altered, or one trusted for another account.
+    forged = Client(REMOTE_ADDR="10.6.6.6")
+    cookie = phone.cookies[settings.LOGIN_DEVICE_COOKIE_NAME].value
+    forged.cookies[settings.LOGIN_DEVICE_COOKIE_NAME] = cookie.replace(":", ":0", 1)
+    assert login(forged).status_code == 429
+    mallory = Client(REMOTE_ADDR="10.6.6.6")
+    assert signup(mallory, "mallory").status_code == 201
+    assert login(mallory, "alice", PASSWORD).status_code == 429
+
+
+def test_a_trusted_browser_that_fails_backs_off_by_itself(clock):
+    owner = Client(REMOTE_ADDR="10.0.0.1")
+    signup(owner)
+    # The browser that made the account is trusted for it; its own failures slow it alone.
+    assert [login(owner, password="typo").status_code for _ in range(5)] == [400] * 5
+    assert login(owner).status_code == 429
+    assert _login_from("10.0.0.1", PASSWORD).status_code == 200
+
+
+def test_the_trusted_browser_cookie_is_signed_secure_and_sent_to_the_account_endpoints_only(
+    clock,
+):
+    client = Client(REMOTE_ADDR="10.0.0.1")
+    signup(client)
+    cookie = client.cookies[settings.LOGIN_DEVICE_COOKIE_NAME]
+    assert (cookie["path"], cookie["httponly"], cookie["samesite"], cookie["secure"]) == (
+        "/api/auth/",
+        True,
+        "Lax",
+        True,
+    )
+    assert cookie["max-age"] == 365 * 24 * 60 * 60
+    # Nothing in it reads as the account's name.
+    assert "alice" not in cookie.value.lower()
 
 
 def test_failed_logins_of_another_account_do_not_delay_this_one(clock):

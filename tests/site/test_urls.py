@@ -5,17 +5,44 @@ import pytest
 from django.db import DatabaseError, connections
 from django.test import Client
 
+# Nothing listens there: a connection to it is refused at once.
+CLOSED_PORT_REDIS = "redis://127.0.0.1:1/0"
+
 
 @pytest.mark.django_db
-def test_healthz_answers_ok(client, django_assert_num_queries):
+def test_healthz_answers_ok(client, django_assert_num_queries, settings):
+    # The real Postgres and the real Redis of the suite (CACHE_URL), as in production.
+    assert settings.CACHES["default"]["BACKEND"] == "django_redis.cache.RedisCache"
     with django_assert_num_queries(1):
         response = client.get("/healthz")
 
     assert (response.status_code, response["Content-Type"], response.json()) == (
         200,
         "application/json",
-        {"status": "ok"},
+        {"status": "ok", "database": "ok", "cache": "ok"},
     )
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_when_the_cache_is_down(client, settings):
+    # Issue 39: with Redis down every request with a session answers 503, so the host must
+    # leave the load balancer; the database is told apart, still up.
+    settings.CACHES = {
+        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": CLOSED_PORT_REDIS}
+    }
+
+    response = client.get("/healthz")
+    head = client.head("/healthz")
+    # What the host would answer a player meanwhile.
+    today = client.get("/api/daily/today")
+
+    assert (response.status_code, response["Retry-After"], response.json()) == (
+        503,
+        "30",
+        {"status": "error", "database": "ok", "cache": "down"},
+    )
+    assert (head.status_code, dict(response.cookies)) == (503, {})
+    assert (today.status_code, today.json()["code"]) == (503, "unavailable")
 
 
 @pytest.mark.django_db
@@ -76,8 +103,11 @@ def test_healthz_without_database_answers_503(run_python, production_env):
     }
 
     result = run_python("-c", code, env=env)
+    # Both down: each is told.
+    both = run_python("-c", code, env={**env, "CACHE_URL": CLOSED_PORT_REDIS})
 
-    assert result.stdout == '503 {"status": "error", "detail": "database unreachable"}\n'
+    assert result.stdout == '503 {"status": "error", "database": "down", "cache": "ok"}\n'
+    assert both.stdout == '503 {"status": "error", "database": "down", "cache": "down"}\n'
 
 
 def test_api_schema_is_openapi_document(client):

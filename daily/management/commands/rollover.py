@@ -1,4 +1,7 @@
-"""``manage.py rollover [--at ISO-8601]``: the rollover's reconcile, for operators and cron."""
+"""``manage.py rollover [--at ISO-8601]``: the rollover's reconcile, for operators and cron.
+
+``--at`` may name now or an earlier instant, never a later one: the service refuses it, and the
+command then prints why on stderr and exits with status 1, having changed nothing."""
 
 import datetime
 
@@ -6,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from daily.services.rollover import reconcile
+from farkle_site.domain import Invalid
 
 
 def _instant(text: str) -> datetime.datetime:
@@ -25,8 +29,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--at",
             type=_instant,
-            help="Run as if it were this instant, e.g. 2026-11-30T00:01:31Z (default: now).",
+            help=(
+                "Run as if it were this instant, now or earlier, e.g. 2026-11-30T00:01:31Z "
+                "(default: now). A later instant is refused."
+            ),
         )
 
     def handle(self, *args, at=None, **options):
-        self.stdout.write(str(reconcile(now=at or timezone.now())))
+        try:
+            report = reconcile(now=at or timezone.now())
+        except Invalid as refusal:
+            raise CommandError(refusal.message) from None
+        self.stdout.write(str(report))
