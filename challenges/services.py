@@ -64,7 +64,7 @@ def challenge_create(
     )
     if table not in farkle.TABLES:
         raise Invalid(
-            "unknown_table", f"Unknown table {table!r}; choose one of {', '.join(farkle.TABLES)}."
+            "unknown_table", f"Unknown table “{table}”; choose one of {', '.join(farkle.TABLES)}."
         )
     if not 1 <= days <= DAYS_MAX:
         raise Invalid("invalid", f"A challenge lasts 1 to {DAYS_MAX} days.")

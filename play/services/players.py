@@ -98,7 +98,7 @@ def player_create(
 
 
 def _name_taken(name: str) -> Conflict:
-    return Conflict("name_taken", f"The name {name!r} is taken; please choose another.")
+    return Conflict("name_taken", f"The name “{name}” is taken; please choose another.")
 
 
 def player_rename(*, player: Player, name: str) -> Player:
@@ -177,7 +177,7 @@ def account_signup(
     except ValidationError as error:
         raise Invalid("invalid_password", " ".join(error.messages)) from None
     taken = Conflict(
-        "username_taken", f"The username {username!r} is taken; please choose another."
+        "username_taken", f"The username “{username}” is taken; please choose another."
     )
     # Usernames differing only in case would be told apart by no one who types them.
     if User._default_manager.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists():

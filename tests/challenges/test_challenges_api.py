@@ -91,6 +91,19 @@ def test_create_refuses_bad_input_and_stores_nothing(client, clock, body, code):
     assert not Challenge.objects.exists() and not Puzzle.objects.exists()
 
 
+def test_an_unknown_table_is_named_as_sent_not_as_python_writes_it(client, clock):
+    # Issue 39: messages speak of the request; Python's repr would quote it 'so' and escape it.
+    response = post(client, "/api/challenges", {"table": "dix mille\u200b"})
+    assert (response.status_code, response.json()) == (
+        400,
+        {
+            "detail": "Unknown table \u201cdix mille\u200b\u201d; choose one of farkle-challenge, "
+            "farkle-games, dice-game-depot, popular, kingdom-come, smart-box, royal, dix-mille.",
+            "code": "unknown_table",
+        },
+    )
+
+
 # Issue 39: the probe's two titles, accepted before, and other spellings of a staff claim.
 @pytest.mark.parametrize(
     "title",

@@ -104,7 +104,7 @@ def test_signup_username_held_in_any_case_is_refused(client):
     assert (response.status_code, response.json()) == (
         409,
         {
-            "detail": "The username 'ALICE' is taken; please choose another.",
+            "detail": "The username “ALICE” is taken; please choose another.",
             "code": "username_taken",
         },
     )

@@ -339,7 +339,7 @@ def test_me_patch_name_held_in_other_case_is_a_conflict(client):
 
     assert (response.status_code, response.json()) == (
         409,
-        {"detail": "The name 'CALM heron' is taken; please choose another.", "code": "name_taken"},
+        {"detail": "The name “CALM heron” is taken; please choose another.", "code": "name_taken"},
     )
     assert sorted(Player.objects.values_list("display_name", flat=True)) == [
         "Calm Heron",

@@ -216,7 +216,7 @@ def test_player_rename_name_held_in_other_case_is_name_taken():
 
     assert (error.value.code, error.value.message) == (
         "name_taken",
-        "The name 'LUCKY otter' is taken; please choose another.",
+        "The name “LUCKY otter” is taken; please choose another.",
     )
     assert sorted(Player.objects.values_list("display_name", flat=True)) == [
         "Calm Heron",
