@@ -2,25 +2,34 @@
 
 VENV := .venv
 BIN := $(VENV)/bin
-# Re-install only when a requirements file changes.
+# Re-install only when a requirements file changes: the site's own requirements for running it,
+# the test tools (Playwright, Schemathesis, ...) on top for testing and benchmarking.
+SITE_STAMP := $(VENV)/.installed-site
 STAMP := $(VENV)/.installed
+# `make run PORT=8001` when 8000 is taken.
+PORT := 8000
 
-.PHONY: venv run serve test sweep bench fmt messages screenshots solutions
+.PHONY: venv site-venv run serve test sweep bench fmt messages screenshots solutions
 
 venv: $(STAMP)
+site-venv: $(SITE_STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(SITE_STAMP): requirements.txt
 	python3 -m venv $(VENV)
+	$(BIN)/pip install -r requirements.txt
+	touch $@
+
+$(STAMP): $(SITE_STAMP) requirements-dev.txt
 	$(BIN)/pip install -r requirements-dev.txt
 	touch $@
 
-# The site on 127.0.0.1:8000: SQLite in db.sqlite3, no broker (tasks run in-process).
+# The site on 127.0.0.1:$(PORT): SQLite in db.sqlite3, no broker (tasks run in-process).
 run: export DEBUG := 1
 run: export DATABASE_URL :=
 run: export CELERY_BROKER_URL :=
-run: venv
+run: site-venv
 	$(BIN)/python manage.py migrate
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The production shape on this machine: Postgres, Redis, gunicorn, a Celery worker and one beat.
 # SECRET_KEY and FARKLE_SEED_SECRET must be set (production refuses the public defaults).
@@ -30,7 +39,7 @@ serve: export PATH := $(abspath $(BIN)):$(PATH)
 serve: export CELERY_BROKER_URL := $(or $(CELERY_BROKER_URL),redis://127.0.0.1:6379/0)
 # Throttle counters shared by the web processes: counted per process, every limit would multiply.
 serve: export CACHE_URL := $(or $(CACHE_URL),redis://127.0.0.1:6379/1)
-serve: venv
+serve: site-venv
 	$(BIN)/python deploy/ensure_database.py
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0

@@ -6,6 +6,7 @@ import datetime
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
@@ -105,6 +106,17 @@ def test_today_by_date_redirects_to_the_home_page(client):
     response = client.get("/daily/2026-11-29")
 
     assert (response.status_code, response["Location"]) == (302, "/")
+
+
+def test_tomorrow_by_date_leads_to_its_commitment_as_the_readme_says(client):
+    # The suite's clock is 2026-11-29: tomorrow exists (upcoming, committed) but has nothing to
+    # play or rank, so its page is its line on /commitments, which holds that anchor.
+    response = client.get("/daily/2026-11-30")
+
+    assert (response.status_code, response["Location"]) == (302, "/commitments#d-2026-11-30")
+    assert 'id="d-2026-11-30"' in client.get("/commitments").content.decode()
+    readme = (settings.BASE_DIR / "README.md").read_text()
+    assert "tomorrow's to its commitment on `/commitments`" in readme
 
 
 def test_a_closed_day_offers_archive_play(client):
