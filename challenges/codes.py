@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from farkle_site.codes import ALPHABET, InvalidCode, crockford_generate, crockford_read
+from farkle_site.codes import (
+    ALPHABET,
+    CHALLENGE_LENGTH,
+    InvalidCode,
+    crockford_display,
+    crockford_generate,
+    crockford_read,
+)
 
 __all__ = ["ALPHABET", "LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
 
-LENGTH = 6
+LENGTH = CHALLENGE_LENGTH
 
 
 def code_generate() -> str:
@@ -19,6 +26,4 @@ def code_normalise(text: str) -> str:
     return crockford_read(text, length=LENGTH, example="K7M-2QX")
 
 
-def code_display(code: str) -> str:
-    """The code grouped for reading aloud: ``K7M-2QX``."""
-    return f"{code[:3]}-{code[3:]}"
+code_display = crockford_display

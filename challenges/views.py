@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -13,6 +14,7 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
 from challenges.texts import option_choices, options_lines, options_short, tie_break_note
+from farkle_site.codes import GROUP_LENGTH, crockford_display, crockford_read
 from farkle_site.domain import DomainError
 from farkle_site.drf import page_throttle_wait
 from farkle_site.views import too_many_requests
@@ -47,16 +49,28 @@ def new(request: HttpRequest) -> HttpResponse:
 def enter(request: HttpRequest) -> HttpResponse:
     """Type a code (any case, dashes and spaces, O for 0, I or L for 1) and go to its page."""
     typed = request.GET.get("code")
-    error = None
+    error = other = None
     if typed is not None:
         try:
             return redirect("challenge", code=code_normalise(typed[:40]))
         except InvalidCode:
             error = _("A code is 6 characters of 0-9 and A-Z, like K7M-2QX.")
+        # A group's code typed here (one character longer): say so and lead to the group.
+        try:
+            group_code = crockford_read(typed[:40], length=GROUP_LENGTH, example="")
+        except InvalidCode:
+            pass
+        else:
+            shown = crockford_display(group_code)
+            error = _("%(code)s is a group's code, not a challenge's.") % {"code": shown}
+            other = {
+                "url": reverse("group", kwargs={"code": group_code}),
+                "text": _("Open the group %(code)s") % {"code": shown},
+            }
     return render(
         request,
         "challenges/enter.html",
-        {"typed": (typed or "")[:40], "error": error},
+        {"typed": (typed or "")[:40], "error": error, "other": other},
         status=400 if error else 200,
     )
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import secrets
 
+# The two kinds differ in length, so a code of one kind is never read as the other's, and a page
+# that is given the other kind's code can say so (docs/play.md).
+CHALLENGE_LENGTH = 6
+GROUP_LENGTH = 7
+
 # Crockford's base-32: digits and letters without I, L, O and U.
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 # Read forgivingly, as Crockford intends: O is a zero, I and L are ones.
@@ -18,6 +23,11 @@ class InvalidCode(ValueError):
 def crockford_generate(length: int) -> str:
     """A random code (never sequential, so codes cannot be walked)."""
     return "".join(secrets.choice(ALPHABET) for _ in range(length))
+
+
+def crockford_display(code: str) -> str:
+    """A code grouped for reading aloud: ``K7M-2QX``, ``G7K-4M2Q``."""
+    return f"{code[:3]}-{code[3:]}"
 
 
 def crockford_read(text: str, *, length: int, example: str) -> str:

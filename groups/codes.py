@@ -3,11 +3,17 @@ code of one kind can never be read as the other (docs/play.md)."""
 
 from __future__ import annotations
 
-from farkle_site.codes import InvalidCode, crockford_generate, crockford_read
+from farkle_site.codes import (
+    GROUP_LENGTH,
+    InvalidCode,
+    crockford_display,
+    crockford_generate,
+    crockford_read,
+)
 
 __all__ = ["LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
 
-LENGTH = 7
+LENGTH = GROUP_LENGTH
 EXAMPLE = "G7K-4M2Q"
 
 
@@ -21,6 +27,4 @@ def code_normalise(text: str) -> str:
     return crockford_read(text, length=LENGTH, example=EXAMPLE)
 
 
-def code_display(code: str) -> str:
-    """The code grouped for reading aloud: ``G7K-4M2Q``."""
-    return f"{code[:3]}-{code[3:]}"
+code_display = crockford_display

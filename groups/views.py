@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
+from farkle_site.codes import CHALLENGE_LENGTH, crockford_display, crockford_read
 from farkle_site.domain import DomainError
 from farkle_site.drf import page_throttle_wait
 from farkle_site.views import too_many_requests
@@ -25,18 +27,31 @@ def enter(request: HttpRequest) -> HttpResponse:
     """My groups; join one by its code (any case, dashes and spaces, O for 0, I or L for 1);
     create one."""
     typed = request.GET.get("code")
-    error = None
+    error = other = None
     if typed is not None:
         try:
             return redirect("group", code=code_normalise(typed[:40]))
         except InvalidCode:
             error = _("A group code is 7 characters of 0-9 and A-Z, like G7K-4M2Q.")
+        # A challenge's code typed here (one character shorter): say so and lead to it.
+        try:
+            challenge_code = crockford_read(typed[:40], length=CHALLENGE_LENGTH, example="")
+        except InvalidCode:
+            pass
+        else:
+            shown = crockford_display(challenge_code)
+            error = _("%(code)s is a challenge's code, not a group's.") % {"code": shown}
+            other = {
+                "url": reverse("challenge", kwargs={"code": challenge_code}),
+                "text": _("Open the challenge %(code)s") % {"code": shown},
+            }
     return render(
         request,
         "groups/enter.html",
         {
             "typed": (typed or "")[:40],
             "error": error,
+            "other": other,
             "groups_max": services.GROUPS_PER_PLAYER,
             "members_max": services.MEMBERS_PER_GROUP,
         },

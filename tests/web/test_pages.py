@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import html
 import re
 
 import pytest
@@ -162,6 +163,47 @@ def test_the_code_form_explains_a_bad_code(client):
 
     assert response.status_code == 400
     assert "A code is 6 characters of 0-9 and A-Z, like K7M-2QX." in response.content.decode()
+
+
+# Issue 40: the two kinds of code differ by a character; the form given the other kind's code
+# says which it is and links to its page.
+@pytest.mark.parametrize(
+    ("form", "typed", "message", "link"),
+    [
+        (
+            "/c/",
+            " g7k-4m2q ",
+            "G7K-4M2Q is a group's code, not a challenge's.",
+            '<a href="/g/G7K4M2Q">Open the group G7K-4M2Q</a>',
+        ),
+        (
+            "/g/",
+            "k7m 2qo",
+            "K7M-2Q0 is a challenge's code, not a group's.",
+            '<a href="/c/K7M2Q0">Open the challenge K7M-2Q0</a>',
+        ),
+    ],
+)
+def test_a_code_of_the_other_kind_is_named_and_linked(client, form, typed, message, link):
+    response = client.get(form, {"code": typed})
+
+    assert response.status_code == 400
+    content = html.unescape(response.content.decode())
+    assert f"{message} {link}" in content
+
+
+def test_a_group_code_at_the_challenge_form_is_named_in_french():
+    content = html.unescape(french().get("/c/", {"code": "G7K4M2Q"}).content.decode())
+
+    assert "G7K-4M2Q est le code d’un groupe, pas d’un défi." in content
+    assert '<a href="/g/G7K4M2Q">Ouvrir le groupe G7K-4M2Q</a>' in content
+
+
+def test_a_code_of_neither_kind_gets_the_forms_own_explanation(client):
+    content = html.unescape(client.get("/g/", {"code": "G7K4M2QX"}).content.decode())
+
+    assert "A group code is 7 characters of 0-9 and A-Z, like G7K-4M2Q." in content
+    assert "Open the" not in content
 
 
 def test_challenge_pages_are_rate_limited_like_the_api(client, settings):
