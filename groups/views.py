@@ -59,6 +59,15 @@ def enter(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _shown(code: str) -> str:
+    """A code as the page shows it: grouped with its dash when it reads as a group's code (one
+    that no longer exists, say, after its group closed or took a new code), else as typed."""
+    try:
+        return code_display(code_normalise(code[:40]))
+    except InvalidCode:
+        return code[:40]
+
+
 @require_safe
 @ensure_csrf_cookie
 def group(request: HttpRequest, code: str) -> HttpResponse:
@@ -79,7 +88,8 @@ def group(request: HttpRequest, code: str) -> HttpResponse:
             if error.code == "invalid_code"
             else _("No group has the code %(code)s. Check it with whoever sent it.")
         )
-        return render(request, "404.html", {"message": message % {"code": code[:40]}}, status=404)
+        message %= {"code": _shown(code)}
+        return render(request, "404.html", {"message": message}, status=404)
     if code != found.code:
         return redirect("group", code=found.code)
     player = session_player(request)

@@ -170,7 +170,8 @@
             F.api(base + "/members/" + m.id, { method: "DELETE" }).then(function () {
               role("manage-error").hidden = true;
               F.announce(F.interpolate(_("%(name)s was removed."), { name: m.name }, true));
-              return Promise.all([loadMembers(), loadRemoved()]);
+              // Out of today's table too, at once: not on the next reload.
+              return Promise.all([loadMembers(), loadRemoved(), F.api(base + "/table").then(renderToday)]);
             }).catch(function (err) { showError(role("manage-error"), err); });
           });
           item.appendChild(remove);
@@ -213,7 +214,11 @@
       event.preventDefault();
       F.api(base, { method: "PATCH", body: { name: rename.name.value } }).then(function (group) {
         role("manage-error").hidden = true;
-        document.querySelector('[data-role="group-name"]').textContent = group.name;
+        // The tab's title too: it is the name followed by the site's own suffix.
+        var heading = document.querySelector('[data-role="group-name"]');
+        var suffix = document.title.slice(heading.textContent.length);
+        heading.textContent = group.name;
+        document.title = group.name + suffix;
         F.announce(_("Group renamed."));
       }).catch(function (err) { showError(role("manage-error"), err); });
     });

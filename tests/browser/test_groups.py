@@ -177,11 +177,16 @@ def test_a_removed_friend_is_told_plainly_until_the_creator_lets_them_back(conte
     asked = []
     ann.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     ann.reload()
+    today_rows = ann.locator("[data-role=today-table] tbody tr")
+    expect(today_rows).to_have_count(2)
     ann.get_by_role("button", name=f"Remove {bob_name}").click()
     removed = ann.locator("[data-role=removed] li")
     expect(removed).to_have_count(1)
     expect(removed).to_contain_text(bob_name)
     expect(ann.locator("[data-role=members] li")).to_have_count(1)
+    # Issue 40: gone from today's table at once, not on the next reload.
+    expect(today_rows).to_have_count(1)
+    expect(today_rows).not_to_contain_text(bob_name)
     assert asked == [
         f"Remove {bob_name} from the group? They cannot join again unless you let them back."
     ]
@@ -213,7 +218,15 @@ def test_a_removed_friend_is_told_plainly_until_the_creator_lets_them_back(conte
     expect(ann.locator("#invite-code")).to_have_value(f"{new[:3]}-{new[3:]}")
     expect(ann.locator("[data-role=members] li")).to_have_count(2)
     assert len(asked) == 2 and asked[1].startswith("Give the group a new code?")
+    # Issue 40: a rename shows in the heading and in the tab's title, without a reload.
+    expect(ann).to_have_title("Lunch crew · Farkle Daily")
+    ann.locator("#rename-name").fill("Dinner crew")
+    ann.get_by_role("button", name="Rename", exact=True).click()
+    expect(ann.locator("[data-role=group-name]")).to_have_text("Dinner crew")
+    expect(ann).to_have_title("Dinner crew · Farkle Daily")
     bob.goto(f"/g/{code}")
     expect(bob.locator("h1")).to_have_text("Farkle ! Rien ici.")
+    # The old code, in the page's message, is grouped as codes are everywhere.
+    expect(bob.locator("main")).to_contain_text(f"{code[:3]}-{code[3:]}")
     bob.goto(f"/g/{new}")
     expect(bob.locator("[data-role=today-table]")).to_be_visible()

@@ -234,7 +234,8 @@ def test_the_creator_gives_the_group_a_new_code_and_the_old_one_finds_nothing(cl
     ):
         assert (answer.status_code, answer.json()["code"]) == (404, "not_found")
     assert Client().get(f"/g/{code}").status_code == 404
-    assert "No group has the code" in page_text(Client().get(f"/g/{code}"))
+    # Issue 40: the old code grouped as every page shows codes, with its dash.
+    assert f"No group has the code {code[:3]}-{code[3:]}." in page_text(Client().get(f"/g/{code}"))
     assert Membership.objects.count() == 3
 
     # The members stay members, at the new code; my groups show it.
