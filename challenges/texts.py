@@ -7,23 +7,9 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 import farkle
 from play.models import TURN_SECONDS, Puzzle
-
-# Where each option comes from, shown next to it (the seeds are the game's sources).
-ENTRY_SOURCE = gettext_lazy(
-    "From seeds 000 (Paramètres) and 004: «Avant d'ouvrir, un joueur ne peut pas valider moins de "
-    "500 points»."
-)
-PENALTY_SOURCE = gettext_lazy(
-    "From seeds 000 and 004: three crosses in a row cost points; a bank clears them."
-)
-CLOCK_SOURCE = gettext_lazy(
-    "From seed 001's timed modes: the time starts with the turn's first throw; when it runs out "
-    "the turn ends and its unbanked points are lost, like a Farkle."
-)
 
 
 def _points(value: int) -> str:
@@ -62,9 +48,6 @@ def option_choices() -> dict[str, Any]:
                 for s in TURN_SECONDS
             ),
         ],
-        "entry_source": ENTRY_SOURCE,
-        "penalty_source": PENALTY_SOURCE,
-        "clock_source": CLOCK_SOURCE,
     }
 
 
@@ -73,17 +56,14 @@ def options_lines(puzzle: Puzzle) -> list[str]:
     lines = []
     if puzzle.entry_minimum:
         lines.append(
-            _(
-                "Entry minimum: no bank below %(points)s points in one turn until your first "
-                "bank (seeds 000, 004)."
-            )
+            _("Entry minimum: no bank below %(points)s points in one turn until your first bank.")
             % {"points": _points(puzzle.entry_minimum)}
         )
     if puzzle.farkle_penalty:
         lines.append(
             _(
                 "Three Farkles in a row cost %(points)s points, never below 0; a bank clears "
-                "the count (seeds 000, 004)."
+                "the count."
             )
             % {"points": _points(puzzle.farkle_penalty)}
         )
@@ -91,7 +71,7 @@ def options_lines(puzzle: Puzzle) -> list[str]:
         lines.append(
             _(
                 "A clock of %(seconds)s seconds per turn, from the turn's first throw: when it "
-                "runs out the turn ends with nothing banked (seed 001)."
+                "runs out the turn ends with nothing banked."
             )
             % {"seconds": puzzle.turn_seconds}
         )

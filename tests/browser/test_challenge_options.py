@@ -66,8 +66,13 @@ def test_a_timed_house_ruled_challenge_is_created_played_ranked_and_verified(con
         ("Clock per turn", ""),
     ):
         expect(page.get_by_label(label)).to_have_value(off)
-    expect(page.locator("#entry-help")).to_contain_text("seeds 000")
-    expect(page.locator("#clock-help")).to_contain_text("seed 001")
+    # Plain words (issue 40): what each option does, never the rule sheets it comes from.
+    expect(page.locator("#entry-help")).to_have_text(
+        "No bank below this many points in one turn until your first bank."
+    )
+    expect(page.locator("#clock-help")).to_contain_text(
+        "when it runs out, the turn ends and its unbanked points are lost, like a Farkle."
+    )
     page.get_by_label("Entry minimum").select_option("500")
     page.get_by_label("Three-Farkle penalty").select_option("500")
     page.get_by_label("Clock per turn").select_option("30")

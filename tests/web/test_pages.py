@@ -206,6 +206,28 @@ def test_a_code_of_neither_kind_gets_the_forms_own_explanation(client):
     assert "Open the" not in content
 
 
+# Issue 40: players read plain words; the rule sheets the rules come from ("seed 000", their
+# French quotes) are for the docs. A challenge with every option on shows each option's text.
+def test_no_page_cites_the_rule_sheets(client):
+    now = timezone.now()
+    code = challenge_create(
+        creator=player_create(now=now),
+        now=now,
+        entry_minimum=500,
+        farkle_penalty=500,
+        turn_seconds=30,
+    ).puzzle.code
+    cited = re.compile(r"\b(seeds?|sources?) 00\d|Paramètres", re.IGNORECASE)
+    for path in ("/challenges/new", f"/c/{code}", "/rules", "/"):
+        for browser in (client, french()):
+            response = browser.get(path)
+            assert response.status_code == 200, path
+            text = html.unescape(response.content.decode())
+            assert cited.findall(text) == [], path
+    entry = "Entry minimum: no bank below 500 points in one turn until your first bank."
+    assert entry in html.unescape(client.get(f"/c/{code}").content.decode())
+
+
 def test_challenge_pages_are_rate_limited_like_the_api(client, settings):
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
