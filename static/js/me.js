@@ -89,6 +89,15 @@
     });
   }
 
+  /* Who this browser is has changed: the name form's "Saved." was about the player before, and
+     the change is said where the player looks, not only to a screen reader. */
+  function changed(text) {
+    role("ok", form("rename")).hidden = true;
+    var notice = role("account-notice");
+    notice.textContent = text;
+    notice.hidden = false;
+  }
+
   function credentials(node) {
     return { username: node.username.value, password: node.password.value };
   }
@@ -111,6 +120,7 @@
     ok.hidden = true;
     return F.api("/api/me", { method: "PATCH", body: { name: node.name.value } }).then(function (me) {
       root.dataset.hasPlayer = "1";
+      role("account-notice").hidden = true;
       render(me);
       ok.textContent = _("Saved.");
       ok.hidden = false;
@@ -121,7 +131,7 @@
       root.dataset.hasPlayer = "1";
       node.reset();
       render(me);
-      F.announce(_("Account created. You are logged in."));
+      changed(_("Account created. You are logged in."));
     });
   });
   submit("login", function (node) {
@@ -129,14 +139,14 @@
       root.dataset.hasPlayer = "1";
       node.reset();
       render(me);
-      F.announce(_("Logged in."));
+      changed(_("Logged in."));
     });
   });
   submit("logout", function () {
     return F.api("/api/auth/logout", { method: "POST" }).then(function () {
       // Logging out forgets the account's player: this browser is a guest without one again.
       root.dataset.hasPlayer = "0";
-      F.announce(_("Logged out."));
+      changed(_("Logged out. This browser plays as a new guest until you log in again."));
       return load();
     });
   });

@@ -25,6 +25,8 @@ def test_me_renames_signs_up_logs_out_and_in(contexts):
     page.get_by_label("Shown on leaderboards").fill("Lucky Otter")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("h1")).to_have_text("Lucky Otter")
+    saved = page.locator("[data-form=rename] [data-role=ok]")
+    expect(saved).to_have_text("Saved.")
 
     signup = page.locator("[data-form=signup]")
     signup.get_by_label("Username").fill("otter")
@@ -32,8 +34,20 @@ def test_me_renames_signs_up_logs_out_and_in(contexts):
     signup.get_by_role("button", name="Create my account").click()
     expect(page.locator("[data-role=logged-in-text]")).to_have_text("Logged in as otter.")
 
+    notice = page.locator("[data-role=account-notice]")
+    expect(notice).to_have_text("Account created. You are logged in.")
+
+    # Issue 40: logging out says so on the page, forgets the old "Saved.", and the emptied name
+    # field says what it is for.
     page.get_by_role("button", name="Log out").click()
     expect(page.locator("[data-role=guest]")).to_be_visible()
+    expect(notice).to_have_text(
+        "Logged out. This browser plays as a new guest until you log in again."
+    )
+    expect(saved).to_be_hidden()
+    name = page.get_by_label("Shown on leaderboards")
+    expect(name).to_have_value("")
+    expect(name).to_have_attribute("placeholder", "Choose a name")
 
     login = page.locator("[data-form=login]")
     login.get_by_label("Username").fill("otter")
@@ -44,6 +58,7 @@ def test_me_renames_signs_up_logs_out_and_in(contexts):
     login.get_by_role("button", name="Log in").click()
     expect(page.locator("h1")).to_have_text("Lucky Otter")
     expect(page.locator("[data-stat=finished]")).to_have_text("1")
+    expect(notice).to_have_text("Logged in.")
 
 
 def test_a_taken_name_is_refused_in_words(contexts):
@@ -82,6 +97,8 @@ def test_a_new_visitor_is_invited_to_play_without_a_failed_request(contexts):
     page.get_by_label("Shown on leaderboards").fill("Lucky Otter")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("h1")).to_have_text("Lucky Otter")
+    saved = page.locator("[data-form=rename] [data-role=ok]")
+    expect(saved).to_have_text("Saved.")
     expect(welcome).to_be_hidden()
     expect(page.locator("[data-role=player-only]").first).to_be_visible()
     page.reload()
