@@ -176,7 +176,12 @@ def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
             "attempt": found.attempt,
             "mine": found.attempt.player_id == getattr(session_player(request), "pk", None),
             "player_name": found.attempt.player.display_name,
-            "puzzle_label": day_text(puzzle.day) if puzzle.day else puzzle.code,
+            # A noun phrase after "on" (French: "du"): the day, or the challenge by its code.
+            "puzzle_label": (
+                day_text(puzzle.day)
+                if puzzle.day
+                else _("challenge %(code)s") % {"code": f"{puzzle.code[:3]}-{puzzle.code[3:]}"}
+            ),
             "steps": replay_steps(data),
             "rows": turn_rows(data),
             "bot_columns": bot_columns(data),

@@ -3,6 +3,7 @@
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
 
 from daily.services import puzzles
 from play import game_cache
@@ -51,6 +52,15 @@ def _suite_clock(request):
         return
     with frozen_at(suite_instant()):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_over():
+    # The locale middleware activates a request's language in the thread and leaves it there:
+    # a French request must not choose the language of the next test's code run outside one.
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,10 @@ register = template.Library()
 
 
 def day_text(value: datetime.date) -> str:
-    """A day in the page's language: "November 29, 2026" or "29 novembre 2026"."""
+    """A day in the page's language: "November 29, 2026" or "29 novembre 2026", and a month's
+    first day as the language writes it ("1er décembre 2026")."""
+    if value.day == 1:
+        return date_format(value, pgettext("date format of a month's first day", "F j, Y"))
     return date_format(value, pgettext("date format of a day", "F j, Y"))
 
 

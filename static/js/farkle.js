@@ -37,8 +37,12 @@
 
   function fmtDate(iso) {
     var d = new Date(iso + "T00:00:00Z");
-    // The pages' one form of a day: "November 29, 2026", "29 novembre 2026" (play/templatetags/dates.py).
-    return new Intl.DateTimeFormat(lang(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(d);
+    // The pages' one form of a day: "November 29, 2026", "29 novembre 2026" (play/templatetags/dates.py),
+    // and French's "1er décembre 2026" for a month's first day, which Intl writes "1 décembre".
+    var format = new Intl.DateTimeFormat(lang(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+    return format.formatToParts(d).map(function (part) {
+      return part.type === "day" && part.value === "1" && lang().slice(0, 2) === "fr" ? "1er" : part.value;
+    }).join("");
   }
 
   function fmtTime(iso) {

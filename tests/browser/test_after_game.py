@@ -24,6 +24,22 @@ from .driver import Player, api_play, csrf, daily_game, greedy, percent, today
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+FRENCH_MONTHS = [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+]
+
+
 def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_replay(contexts):
     page = contexts.page()
     page.goto("/")
@@ -99,6 +115,17 @@ def test_a_practice_game_on_its_own_dice_shows_its_analysis_too(contexts):
     practice = api_play(page.context, f"/api/daily/{today().isoformat()}/attempts", bank_at=500)
     page.goto(f"/attempts/{practice['id']}/replay")
     expect(page.locator("[data-role=versus] tbody tr")).to_have_count(10)
+    # Issue 40's French: the page's name, "du" before the day, and a throw (un lancer) is
+    # masculine; the day in the page's one form of a date.
+    day = f"{today().day} {FRENCH_MONTHS[today().month - 1]} {today().year}"
+    if today().day == 1:
+        day = "1er" + day[1:]
+    expect(page.locator("h1")).to_have_text("Revue de la partie")
+    expect(page.locator(".lede")).to_contain_text(f"Votre partie du {day}, lancer par lancer")
+    expect(page.locator("[data-action=prev]")).to_have_text("← Précédent")
+    expect(page.locator("[data-action=next]")).to_have_text("Suivant →")
+    written = page.evaluate("['2026-12-01', '2027-03-21'].map(Farkle.fmtDate)")
+    assert written == ["1er décembre 2026", "21 mars 2027"]
 
 
 def test_the_coach_helps_in_practice_and_never_in_the_official_game(contexts):

@@ -58,6 +58,13 @@ def test_page_renders_in_english_and_french(client, path):
     assert '<html lang="fr">' in in_french.content.decode()
 
 
+def test_a_months_first_day_is_written_as_each_language_writes_it(client):
+    # Issue 40: French writes "1er", not "1", for the first of a month.
+    assert title(client.get("/daily/2026-11-01")) == "Daily of November 1, 2026"
+    assert title(french().get("/daily/2026-11-01")) == "Défi du 1er novembre 2026"
+    assert title(french().get("/daily/2026-11-02")) == "Défi du 2 novembre 2026"
+
+
 @pytest.mark.parametrize("path", ["/", "/leaderboard", "/me", "/rules", "/verify", "/c/"])
 def test_page_needs_at_most_a_few_queries(client, path, django_assert_max_num_queries):
     with django_assert_max_num_queries(3):
