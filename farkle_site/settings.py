@@ -141,6 +141,9 @@ USE_I18N = True
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Numbers in pages grouped the language's way: 10,000 in English, 10 000 in French.
 USE_THOUSAND_SEPARATOR = True
+# French grouped as the scripts' Intl.NumberFormat groups it (a narrow no-break space, where
+# Django's own French formats use a no-break space): one way to write a number per language.
+FORMAT_MODULE_PATH = ["farkle_site.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -247,7 +247,7 @@
         width: Math.max(1, slot - 3).toFixed(1), height: h.toFixed(1), rx: 3,
         class: "bar" + (i === mineIndex ? " mine" : ""),
       });
-      bar.appendChild(svg("title", {}, fmt(b.start) + "–" + fmt(b.end - 1) + ": " + fmt(b.count)));
+      bar.appendChild(svg("title", {}, interpolate(gettext("%(range)s: %(count)s"), { range: fmt(b.start) + "–" + fmt(b.end - 1), count: fmt(b.count) }, true)));
       chart.appendChild(bar);
       if (i % labelEvery === 0) {
         chart.appendChild(svg("text", { x: x + 2, y: height - 8, class: "axis" }, fmt(b.start)));

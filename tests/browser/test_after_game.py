@@ -77,6 +77,13 @@ def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_
     link.focus()
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/attempts/\d+/replay#step-1$"))
+    # Issue 40: the replay writes the figures as the end screen does (one formatter a language).
+    expect(page.locator("dd[data-role=accuracy]")).to_have_text(
+        percent(round(analysis.accuracy, 1) / 100)
+    )
+    expect(page.locator("dd[data-role=luck]")).to_have_text(
+        f"{'+' if luck >= 0 else '−'}{abs(luck):,}"
+    )
     throws = sum(len(turn.throws) for turn in player.game.turns)
     position = page.locator("[data-replay] [data-role=position]")
     expect(position).to_have_text(f"Throw 1 of {throws}")

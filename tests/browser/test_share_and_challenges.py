@@ -150,7 +150,7 @@ def test_the_site_speaks_french(contexts):
     )
     expect(page.locator("[data-play] [data-role=mode]")).to_have_text("Officielle")
     # Numbers grouped the French way: 5 936, with a (narrow) no-break space.
-    expect(page.locator("[data-play] aside")).to_contain_text("5\u00a0936")
+    expect(page.locator("[data-play] aside")).to_contain_text("5\u202f936")
 
 
 def test_the_language_switch_posts_and_comes_back(contexts):
