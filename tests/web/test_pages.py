@@ -122,7 +122,11 @@ def test_tomorrow_by_date_leads_to_its_commitment_as_the_readme_says(client):
     response = client.get("/daily/2026-11-30")
 
     assert (response.status_code, response["Location"]) == (302, "/commitments#d-2026-11-30")
-    assert 'id="d-2026-11-30"' in client.get("/commitments").content.decode()
+    commitments = client.get("/commitments").content.decode()
+    assert 'id="d-2026-11-30"' in commitments
+    # Issue 40: in the pages' one form of a day, not Django's "Nov. 30, 2026".
+    assert "Daily of November 30, 2026" in commitments
+    assert "Défi du 1er novembre 2026" in french().get("/commitments").content.decode()
     readme = (settings.BASE_DIR / "README.md").read_text()
     assert "tomorrow's to its commitment on `/commitments`" in readme
 
