@@ -126,7 +126,7 @@ def test_tomorrow_by_date_leads_to_its_commitment_as_the_readme_says(client):
     assert 'id="d-2026-11-30"' in commitments
     # Issue 40: in the pages' one form of a day, not Django's "Nov. 30, 2026".
     assert "Daily of November 30, 2026" in commitments
-    assert "Défi du 1er novembre 2026" in french().get("/commitments").content.decode()
+    assert "Défi du 30 novembre 2026" in french().get("/commitments").content.decode()
     readme = (settings.BASE_DIR / "README.md").read_text()
     assert "tomorrow's to its commitment on `/commitments`" in readme
 
