@@ -72,8 +72,10 @@
     self.role("hidden-scores").hidden = !hidden;
     self.role("accounts-label").hidden = hidden;
     self.role("table").closest(".table-scroll").hidden = hidden;
+    // Nobody ranked (yet, or with the filter on): no best, median or mean to show as dashes.
+    var nobody = !hidden && !data.players;
     ["best", "median", "mean"].forEach(function (name) {
-      self.node.querySelector('[data-stat="' + name + '"]').parentNode.hidden = hidden;
+      self.node.querySelector('[data-stat="' + name + '"]').parentNode.hidden = hidden || nobody;
     });
     if (hidden) {
       self.role("histogram").hidden = true;

@@ -20,6 +20,29 @@ from .conftest import SEED_SECRET
 Strategy = Callable[[Game], farkle.Roll | farkle.Keep]
 
 
+FRENCH_MONTHS = [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+]
+
+
+def french_day(day: datetime.date) -> str:
+    """A day as French writes it, "1er" for a month's first: "1er décembre 2026", "5 décembre
+    2026" (written here by hand, not by the site's formatter)."""
+    number = "1er" if day.day == 1 else str(day.day)
+    return f"{number} {FRENCH_MONTHS[day.month - 1]} {day.year}"
+
+
 def today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
 

@@ -19,25 +19,9 @@ from play.services.attempts import attempt_act, attempt_start
 from play.services.players import player_create
 
 from .conftest import SEED_SECRET
-from .driver import Player, api_play, csrf, daily_game, greedy, percent, today
+from .driver import Player, api_play, csrf, daily_game, french_day, greedy, percent, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-FRENCH_MONTHS = [
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-]
 
 
 def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_replay(contexts):
@@ -124,9 +108,7 @@ def test_a_practice_game_on_its_own_dice_shows_its_analysis_too(contexts):
     expect(page.locator("[data-role=versus] tbody tr")).to_have_count(10)
     # Issue 40's French: the page's name, "du" before the day, and a throw (un lancer) is
     # masculine; the day in the page's one form of a date.
-    day = f"{today().day} {FRENCH_MONTHS[today().month - 1]} {today().year}"
-    if today().day == 1:
-        day = "1er" + day[1:]
+    day = french_day(today())
     expect(page.locator("h1")).to_have_text("Revue de la partie")
     expect(page.locator(".lede")).to_contain_text(f"Votre partie du {day}, lancer par lancer")
     expect(page.locator("[data-action=prev]")).to_have_text("← Précédent")

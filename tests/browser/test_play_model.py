@@ -344,6 +344,19 @@ def test_the_end_panel(page):
     assert nobody["end"]["rank"]["id"] == "rank_later"
 
 
+def test_the_end_chart_marks_practice_as_practice_and_is_left_out_when_nobody_ranked(page):
+    # Issue 40: a practice score is not among the day's bars: the chart says "practice" for it,
+    # never "You"; a board with nobody ranked has no chart ("0 players · median –").
+    shown = puzzle(turns_total=3, status="closed")
+    official = view(page, puzzle=shown, attempt=FINISHED, board=BOARD)["end"]["histogram"]
+    practice = view(page, puzzle=shown, attempt={**FINISHED, "official": False}, board=BOARD)
+    assert official["practice"] is False
+    assert practice["end"]["histogram"]["practice"] is True
+    assert practice["end"]["histogram"]["mine"] == 1800
+    empty = {"players": 0, "me": None, "distribution": {**BOARD["distribution"], "histogram": []}}
+    assert view(page, puzzle=shown, attempt=FINISHED, board=empty)["end"]["histogram"] is None
+
+
 def test_a_saved_selection_comes_back_only_on_its_own_throw(page):
     restore = "([attempt, saved]) => FarklePlay.model.restoredSelection(attempt, saved)"
     assert page.evaluate(restore, [HOT, {"step": 4, "dice": [1, 0]}]) == [1, 0]

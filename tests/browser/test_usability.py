@@ -16,25 +16,19 @@ from challenges.services import challenge_create
 from farkle import Keep, Roll
 from play.services.players import player_create
 
-from .driver import Player, api_play, challenge_game, hot_dice_opening, reckless, today
+from .driver import (
+    Player,
+    api_play,
+    challenge_game,
+    french_day,
+    hot_dice_opening,
+    reckless,
+    today,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-FRENCH_MONTHS = [
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-]
 
 
 def _challenge_where(wanted) -> str:
@@ -265,6 +259,14 @@ def test_a_closed_day_without_players_does_not_invite_to_be_first(contexts, cloc
     page.goto(f"/daily/{yesterday.isoformat()}")
     rows = page.locator("[data-role=rows]")
     expect(rows).to_have_text("Nobody finished a game here.")
+    # Issue 40: nobody ranked shows no dashes for a best, a median or a mean; the archive game
+    # says it is practice once (in its own board), not twice.
+    expect(page.locator("[data-stat=players]")).to_have_text("0")
+    for name in ("best", "median", "mean"):
+        expect(page.locator(f"[data-stat={name}]")).to_be_hidden()
+    expect(page.locator("[data-stat=par]")).to_be_visible()
+    expect(page.get_by_role("heading", name="Archive game", exact=True)).to_be_visible()
+    expect(page.locator("h2 .badge")).to_have_count(0)
 
     # Today's, open and unplayed by this visitor, hides its (absent) scores and says the count.
     page.goto("/leaderboard")
@@ -298,10 +300,10 @@ def test_a_day_is_written_one_way_per_language(contexts, locale):
     # Item 15: dates appeared in four formats.
     day = today()
     yesterday = day - datetime.timedelta(days=1)
-    if locale == "en-GB":
-        written = lambda d: f"{d:%B} {d.day}, {d.year}"  # noqa: E731
-    else:
-        written = lambda d: f"{d.day} {FRENCH_MONTHS[d.month - 1]} {d.year}"  # noqa: E731
+
+    def written(d: datetime.date) -> str:
+        return f"{d:%B} {d.day}, {d.year}" if locale == "en-GB" else french_day(d)
+
     page = contexts.page(locale=locale)
 
     page.goto("/")

@@ -164,9 +164,11 @@
       closedEarly: !!attempt.finalised_at_close,
       held: attempt.held ? attempt.held_note : null,
       rank: rankLine(attempt, board),
-      // A board whose scores are hidden from this player (docs/play.md) has no distribution.
-      histogram: board && board.distribution ? { buckets: board.distribution.histogram, mine: attempt.score, par: config.par,
-        players: board.players, median: board.distribution.median, best: board.distribution.best } : null,
+      // A board whose scores are hidden from this player (docs/play.md) has no distribution, and
+      // one that nobody is ranked on has nothing to draw. A practice score is not among the
+      // bars: it is marked as practice, never as "You" on a bar it does not count in.
+      histogram: board && board.distribution && board.players ? { buckets: board.distribution.histogram, mine: attempt.score, par: config.par,
+        practice: !attempt.official, players: board.players, median: board.distribution.median, best: board.distribution.best } : null,
       strip: strip(attempt, total),
       share: {
         label: config.shareLabel, url: config.shareUrl, challenge: config.kind === "challenge",

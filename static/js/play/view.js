@@ -243,7 +243,7 @@
       F.histogram(node.querySelector('[data-role="end-histogram"]'), h.buckets, {
         mine: h.mine,
         par: h.par,
-        mineLabel: _("You"),
+        mineLabel: h.practice ? _("Your practice") : _("You"),
         caption: say(F.ngettext("%(players)s player · median %(median)s · best %(best)s", "%(players)s players · median %(median)s · best %(best)s", h.players), {
           players: F.fmt(h.players), median: F.fmt(h.median), best: F.fmt(h.best),
         }),
