@@ -228,6 +228,7 @@ def _turns(game: farkle.Game) -> list[dict[str, Any]]:
             ],
             "points": turn.points,
             "farkle": turn.farkle,
+            "timed_out": turn.timed_out,
             "done": turn.done,
         }
         for turn in game.turns

@@ -29,6 +29,9 @@ class TurnSerializer(serializers.Serializer):
     throws = ThrowSerializer(many=True)
     points = serializers.IntegerField(help_text="Banked by the turn; 0 after a Farkle.")
     farkle = serializers.BooleanField()
+    timed_out = serializers.BooleanField(
+        help_text="The turn's clock ran out (a timed challenge): its points were lost."
+    )
     done = serializers.BooleanField()
 
 

@@ -56,7 +56,7 @@ def shots() -> Path | None:
     return Path(folder) if folder else None
 
 
-def test_a_timed_house_ruled_challenge_is_created_played_ranked_and_verified(contexts):
+def test_a_timed_house_ruled_challenge_is_created_played_ranked_and_verified(contexts, clock):
     page = contexts.page()
     page.goto("/challenges/new")
     # Every option starts off (issue 14: the default).
@@ -101,16 +101,17 @@ def test_a_timed_house_ruled_challenge_is_created_played_ranked_and_verified(con
     )
     player = Player(page, game)
     player.wait_ready()
-    clock = page.locator("[data-play] [data-role=clock]")
-    expect(clock).to_contain_text("30 seconds per turn")
+    clock_box = page.locator("[data-play] [data-role=clock]")
+    expect(clock_box).to_contain_text("30 seconds per turn")
     # A few turns, then stop in the middle of a turn with its clock running.
     player.play(within_rules, until=lambda g: g.turn >= 3 and g.state == farkle.AWAITING_KEEP)
     # Both clocks stand still: the turn began now, so all of its 30 s are left.
-    expect(clock.locator("[data-role=clock-text]")).to_have_text("Time left this turn: 30 s")
+    expect(clock_box.locator("[data-role=clock-text]")).to_have_text("Time left this turn: 30 s")
     page.clock.set_fixed_time(datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=21))
-    expect(clock.locator("[data-role=clock-text]")).to_have_text("Time left this turn: 9 s")
-    expect(clock.locator("[data-role=clock-warning]")).to_have_text("10 seconds left!")
-    expect(clock.locator("[data-role=clock-warning]")).to_have_attribute("aria-live", "assertive")
+    expect(clock_box.locator("[data-role=clock-text]")).to_have_text("Time left this turn: 9 s")
+    expect(clock_box.locator("[data-role=clock-warning]")).to_have_text("10 seconds left!")
+    warning = clock_box.locator("[data-role=clock-warning]")
+    expect(warning).to_have_attribute("aria-live", "assertive")
     if shots():
         page.screenshot(path=shots() / "timed-game-1280.png")
         page.set_viewport_size({"width": 360, "height": 740})
@@ -123,7 +124,20 @@ def test_a_timed_house_ruled_challenge_is_created_played_ranked_and_verified(con
         page.goto(f"/c/{code}")
     # A reload keeps the time running from the server's turn_deadline, not a fresh 30 s.
     page.reload()
-    expect(clock.locator("[data-role=clock-warning]")).to_have_text("10 seconds left!")
+    expect(clock_box.locator("[data-role=clock-warning]")).to_have_text("10 seconds left!")
+
+    # Issue 40: the time runs out (both clocks moved past the deadline, the server's too): the
+    # turn ends as the server records it, said as plainly as a Farkle, and marked ✗ on the
+    # scorecard, not 0 like a bank.
+    lost_turn = player.game.turn
+    clock.shift(31)
+    page.clock.set_fixed_time(datetime.datetime.now(datetime.UTC))
+    banner = page.locator("[data-play] [data-role=banner]")
+    expect(banner).to_contain_text("Time's up")
+    card = page.locator("[data-play] [data-role=scorecard] li").nth(lost_turn - 1)
+    expect(card).to_have_attribute("aria-label", f"Turn {lost_turn}: time ran out")
+    expect(card.locator(".p")).to_have_text("✗")
+    expect(page.locator("[data-play] [data-role=turn]")).to_contain_text(str(lost_turn + 1))
 
     mine = page.context.request.get(f"/api/challenges/{code}").json()["my_attempts"]
     done = finish_through_api(page.context, mine[0]["id"])

@@ -363,3 +363,29 @@ def test_a_saved_selection_comes_back_only_on_its_own_throw(page):
     assert page.evaluate(restore, [HOT, {"step": 3, "dice": [1, 0]}]) == []
     assert page.evaluate(restore, [HOT, {"step": 4, "dice": [1, 1, 9, "x", -1]}]) == [1]
     assert page.evaluate(restore, [FARKLED, {"step": 5, "dice": [0]}]) == []
+
+
+def test_a_turn_lost_to_the_clock_is_said_like_a_farkle_and_marked_as_a_loss(page):
+    # Issue 40: the server's timed_out event (or the record a read brings): a banner that stays
+    # until the next roll, the screen reader told at once, ✗ on the scorecard and a red square.
+    timed = attempt(
+        step=4,
+        turn=2,
+        score=0,
+        turns=[
+            {**turn(1, [throw([1, 5, 2, 3, 4, 6], [0], 100)], done=True), "timed_out": True},
+            turn(2, []),
+        ],
+    )
+    vm = view(page, attempt=timed, events=[{"kind": "timed_out", "turn": 1, "points": 100}])
+    assert vm["banner"]["type"] == "farkle" and vm["banner"]["persist"] is True
+    assert vm["banner"]["word"] == {"id": "timeout_word", "args": {}}
+    assert vm["banner"]["sub"] == {"id": "points_lost", "args": {"points": 100}}
+    assert vm["announcement"] == {
+        "parts": [{"id": "timeout_said", "args": {"turn": 1}}],
+        "assertive": True,
+    }
+    assert vm["scorecard"][0]["kind"] == "timeout" and vm["scorecard"][0]["points"] is None
+    finished = {**timed, "state": "finished", "turns": [timed["turns"][0]]}
+    shown = puzzle(turns_total=1)
+    assert view(page, puzzle=shown, attempt=finished)["end"]["strip"] == "🟥"

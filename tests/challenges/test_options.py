@@ -179,6 +179,8 @@ def test_the_clock_takes_an_action_at_29_999_seconds_and_times_out_at_30(client,
     shown = late.json()["attempt"]
     assert (shown["turn"], shown["score"], shown["state"]) == (turn + 1, score, "awaiting_roll")
     assert shown["turns"][turn - 1]["points"] == 0 and shown["turn_deadline"] is None
+    # Each turn says whether its clock ran out (issue 40: the page marks it ✗, not a bank of 0).
+    assert [t["timed_out"] for t in shown["turns"] if t["done"]] == [False] * (turn - 1) + [True]
     stored = Attempt.objects.get()
     assert stored.actions[actions:] == [{"action": "timeout", "turn": turn}]
     # The timeout replays: the stored actions under the challenge's rules give the same game.

@@ -69,12 +69,19 @@
       // The server ends the turn when its time is up; a read shows it.
       clock.expired = attempt.turn_deadline;
       F.api("/api/attempts/" + attempt.id).then(function (state) {
-        if (model.attempt && model.attempt.id === state.id && state.step !== model.attempt.step) {
-          received(state, []);
-          F.announce(_("Time is up: the turn ended with nothing banked."), true);
+        var before = model.attempt;
+        if (before && before.id === state.id && state.step !== before.step) {
+          said(received(state, timedOut(before, state)).announcement);
         }
       }).catch(function () {});
     }
+  }
+
+  /* The turn the clock ended, as the server recorded it, as the event an action would have
+     brought: the banner and the screen reader say it as they say a Farkle (issue 40). */
+  function timedOut(before, state) {
+    var ended = state.turns.filter(function (t) { return t.turn === before.turn; })[0];
+    return ended && ended.timed_out ? [{ kind: "timed_out", turn: before.turn, points: before.turn_points }] : [];
   }
 
   function reducedMotion() {
@@ -184,8 +191,10 @@
       function (err) {
         model.busy = false;
         if (err && err.data && err.data.attempt) {
-          // Refused with the attempt as it stands (a stale step, a closed day): resync to it.
-          received(err.data.attempt, []);
+          // Refused with the attempt as it stands (a stale step, a closed day, a turn whose
+          // time ran out): resync to it.
+          var before = model.attempt;
+          received(err.data.attempt, before ? timedOut(before, err.data.attempt) : []);
         } else {
           render();
         }

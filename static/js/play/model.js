@@ -54,12 +54,13 @@
   /* What the last action's events mean for the board: the throw that Farkled, hot dice, a bank,
    * a pair thrown again, the end. */
   function happenings(events) {
-    var found = { farkle: null, hot: false, banked: null, rethrow: null, rolled: null, finished: null };
+    var found = { farkle: null, timedOut: null, hot: false, banked: null, rethrow: null, rolled: null, finished: null };
     var thrown = null;
     (events || []).forEach(function (e) {
       if (e.kind === "rolled") { thrown = e; found.rolled = e; }
       else if (e.kind === "farkle") found.farkle = { turn: e.turn, dice: thrown ? thrown.dice : [], lost: e.points || 0 };
       else if (e.kind === "hot_dice") found.hot = true;
+      else if (e.kind === "timed_out") found.timedOut = { turn: e.turn, lost: e.points || 0 };
       else if (e.kind === "banked") found.banked = { turn: e.turn, points: e.points, score: e.score };
       else if (e.kind === "rethrow") found.rethrow = { turn: e.turn, dice: e.dice };
       else if (e.kind === "game_finished") found.finished = { score: e.score };
@@ -87,6 +88,12 @@
   }
 
   function banner(seen, step) {
+    // A turn lost to the clock is said as plainly as a Farkle (issue 40), and stays until the
+    // next roll.
+    if (seen.timedOut) {
+      return { type: "farkle", key: step, persist: true, word: text("timeout_word"),
+        sub: seen.timedOut.lost ? text("points_lost", { points: seen.timedOut.lost }) : text("turn_lost") };
+    }
     if (seen.farkle) {
       return { type: "farkle", key: step, persist: true, word: text("farkle_word"),
         sub: seen.farkle.lost ? text("points_lost", { points: seen.farkle.lost }) : text("nothing_scores") };
@@ -111,6 +118,10 @@
           parts.push(text("throw", { turn: e.turn, roll: e.roll, dice: e.dice }));
         }
       } else if (e.kind === "hot_dice") parts.push(text("hot_said"));
+      else if (e.kind === "timed_out") {
+        parts.push(text("timeout_said", { turn: e.turn }));
+        assertive = true;
+      }
       else if (e.kind === "farkle") {
         parts.push(text("farkle_said", { turn: e.turn, dice: thrown ? thrown.dice : [] }));
         if (e.points) parts.push(text("points_lost_said", { points: e.points }));
@@ -126,7 +137,7 @@
 
   function square(turn) {
     if (!turn || !turn.done) return SQUARES.none;
-    if (turn.farkle) return SQUARES.farkle;
+    if (turn.farkle || turn.timed_out) return SQUARES.farkle;
     if (turn.points >= 1000) return SQUARES.high;
     if (turn.points >= 500) return SQUARES.mid;
     if (turn.points > 0) return SQUARES.low;
@@ -218,8 +229,9 @@
       var current = !!attempt && attempt.state !== "finished" && attempt.turn === n;
       var row = { n: n, current: current, kind: current ? "current" : "", points: null };
       if (turn && turn.done) {
-        row.kind = turn.farkle ? "farkle" : "banked";
-        row.points = turn.farkle ? null : turn.points;
+        // A turn lost to the clock is a loss like a Farkle, never a bank of 0.
+        row.kind = turn.farkle ? "farkle" : turn.timed_out ? "timeout" : "banked";
+        row.points = row.kind === "banked" ? turn.points : null;
       } else if (current) {
         row.points = attempt.turn_points;
       }

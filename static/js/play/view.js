@@ -32,6 +32,9 @@
     farkle_word: function () { return _("Farkle!"); },
     points_lost: function (a) { return say(_("%(points)s points lost"), { points: F.fmt(a.points) }); },
     nothing_scores: function () { return _("Nothing scores"); },
+    timeout_word: function () { return _("Time's up"); },
+    turn_lost: function () { return _("turn lost"); },
+    timeout_said: function (a) { return say(_("Time's up: turn %(turn)s is lost, with nothing banked."), a); },
     hot_word: function () { return _("Hot dice!"); },
     hot_sub: function () { return _("All the dice come back"); },
     bank_word: function (a) { return "+" + F.fmt(a.points); },
@@ -185,6 +188,9 @@
       if (row.kind === "farkle") {
         value = "✗";
         label = say(_("Turn %(n)s: Farkle"), { n: row.n });
+      } else if (row.kind === "timeout") {
+        value = "✗";
+        label = say(_("Turn %(n)s: time ran out"), { n: row.n });
       } else if (row.kind === "banked") {
         value = F.fmt(row.points);
         label = say(_("Turn %(n)s: %(points)s banked"), { n: row.n, points: F.fmt(row.points) });
