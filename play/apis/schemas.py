@@ -45,6 +45,11 @@ class KeepOptionSerializer(serializers.Serializer):
     can_bank = serializers.BooleanField(
         help_text="Whether `then: bank` is allowed (Le 10.000: not on a full hand)."
     )
+    bank_needs = serializers.IntegerField(
+        allow_null=True,
+        help_text="Before a first bank under an entry minimum: the points a turn needs to bank, "
+        "when this keep leaves the turn below them; null otherwise.",
+    )
     hot_dice = serializers.BooleanField(help_text="Every die in hand scores: all come back.")
 
 

@@ -9,10 +9,13 @@ import os
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 import farkle
+from challenges.services import challenge_create
 from play.models import Puzzle
+from play.services.players import player_create
 
 from .conftest import SEED_SECRET
 from .driver import Player, csrf
@@ -165,3 +168,35 @@ def test_a_timed_house_ruled_challenge_is_created_played_ranked_and_verified(con
     )
     expect(result.locator("[data-role=verdict]")).to_contain_text("Verified in your browser")
     expect(result.locator("[data-role=time-taken]")).to_be_visible()
+
+
+def test_a_keep_below_the_entry_minimum_says_why_it_cannot_bank(contexts):
+    # Issue 40: under an entry minimum, Keep & bank was greyed with no reason. A challenge whose
+    # first throw (from the engine, on the test secret's dice) scores below 1,000 in some keep.
+    rules = farkle.HouseRules(1000, 0)
+    for _ in range(20):
+        now = timezone.now()
+        code = challenge_create(
+            creator=player_create(now=now), now=now, entry_minimum=1000
+        ).puzzle.code
+        seed = farkle.challenge_seed(SEED_SECRET.encode(), code)
+        thrown = farkle.Game.new(seed, farkle.DEFAULT_TABLE, rules).apply(farkle.Roll())
+        low = [o for o in thrown.keep_options() if o.points < 1000]
+        if thrown.state == farkle.AWAITING_KEEP and low:
+            break
+    keep = low[0]
+    assert not keep.may_bank
+
+    page = contexts.page()
+    page.goto(f"/c/{code}")
+    board = page.locator("[data-play]")
+    board.locator("[data-action=roll]").click()
+    expect(board).to_have_attribute("data-state", "awaiting_keep")
+    dice = board.locator("[data-role=dice] .die-btn")
+    for position in keep.positions:
+        dice.nth(position).click()
+    expect(board.locator("[data-role=selection]")).to_contain_text(
+        "you need 1,000 in one turn to open"
+    )
+    expect(board.locator("[data-action=keep-bank]")).to_be_disabled()
+    expect(board.locator("[data-action=keep-roll]")).to_be_enabled()

@@ -331,3 +331,49 @@ def test_the_challenge_page_shows_the_options_and_shares_them(client, clock):
     page = client.get(f"/c/{plain}").content.decode()
     assert f'data-share-label="{plain[:3]}-{plain[3:]}"' in page
     assert "No house rule and no clock" in page
+
+
+def _opens_then_keeps(game: farkle.Game) -> bool:
+    """Whether keeping the most points, banking at 500, opens before the last turn and then
+    reaches another throw to keep from (read from the engine)."""
+    opened = False
+    while not game.finished:
+        if game.state == farkle.AWAITING_ROLL:
+            game = game.apply(farkle.Roll())
+            continue
+        if opened:
+            return True
+        best = max(game.keep_options(), key=lambda o: o.points)
+        then = "bank" if game.turn_points + best.points >= 500 else "roll"
+        game = game.apply(farkle.Keep(positions=best.positions, then=then))
+        opened = then == "bank"
+    return False
+
+
+def test_a_keep_below_the_entry_minimum_says_what_the_turn_needs(client, clock):
+    # Issue 40: a page greyed Keep & bank with no reason; each keep option now says how much a
+    # turn needs to bank before the first bank, and nothing once the player has opened.
+    rules = farkle.HouseRules(500, 0)
+    for _ in range(10):
+        code = create(client, entry_minimum=500)["code"]
+        if _opens_then_keeps(farkle.Game.new(stored_seed(code), "farkle-challenge", rules)):
+            break
+    attempt = start(client, code)
+    opened = False
+    while attempt["state"] == "awaiting_roll" or not opened:
+        if attempt["state"] == "awaiting_roll":
+            attempt = ok(act(client, attempt, {"action": "roll"}))
+            continue
+        held = attempt["turn_points"]
+        for option in attempt["keep_options"]:
+            below = held + option["score"] < 500
+            assert option["bank_needs"] == (500 if below else None), option
+            assert option["can_bank"] is not below
+        best = max(attempt["keep_options"], key=lambda o: o["score"])
+        then = "bank" if held + best["score"] >= 500 else "roll"
+        attempt = ok(act(client, attempt, {"action": "keep", "dice": best["dice"], "then": then}))
+        opened = then == "bank"
+    # Opened: every keep may bank, whatever it scores.
+    assert attempt["state"] == "awaiting_keep"
+    assert {o["bank_needs"] for o in attempt["keep_options"]} == {None}
+    assert all(o["can_bank"] for o in attempt["keep_options"])

@@ -204,7 +204,8 @@
       return text("roll_count", { turn: attempt.turn, count: attempt.in_hand });
     }
     if (chosen) {
-      return text("keep_for", { points: chosen.score, total: attempt.turn_points + chosen.score, left: chosen.dice_left, hot: !!chosen.hot_dice });
+      return text("keep_for", { points: chosen.score, total: attempt.turn_points + chosen.score, left: chosen.dice_left, hot: !!chosen.hot_dice,
+        needs: chosen.bank_needs || null });
     }
     if (refused) return text("refused");
     if (seen.hot && seen.rolled) return text("hot_select");

@@ -18,7 +18,10 @@
       var line = say(F.ngettext("Keep for %(points)s (turn: %(total)s) · then %(left)s die to roll", "Keep for %(points)s (turn: %(total)s) · then %(left)s dice to roll", a.left), {
         points: F.fmt(a.points), total: F.fmt(a.total), left: a.left,
       });
-      return a.hot ? line + " · 🔥 " + _("hot dice!") : line;
+      if (a.hot) line += " · 🔥 " + _("hot dice!");
+      // Why Keep & bank is greyed: the entry minimum (issue 40).
+      if (a.needs) line += " · " + say(_("you need %(points)s in one turn to open"), { points: F.fmt(a.needs) });
+      return line;
     },
     refused: function () { return _("These dice don't score together: every kept die must score."); },
     hot_select: function () { return _("Hot dice! All the dice are back: select the dice to keep."); },
