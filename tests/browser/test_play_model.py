@@ -182,7 +182,10 @@ def test_a_selection_reads_its_keep_option(page):
 
     # 100 for the two fives, on top of the 1,500 the turn holds; four dice left.
     assert vm["selection"] == {
-        "text": {"id": "keep_for", "args": {"points": 100, "total": 1600, "left": 4, "hot": False}},
+        "text": {
+            "id": "keep_for",
+            "args": {"points": 100, "total": 1600, "left": 4, "hot": False, "needs": None},
+        },
         "tone": "ok",
     }
     assert vm["risk"] == 0.1574 and vm["riskHigh"] is False
@@ -195,6 +198,15 @@ def test_a_selection_reads_its_keep_option(page):
     assert refused["selection"] == {"text": {"id": "refused", "args": {}}, "tone": "bad"}
     assert refused["dice"]["refused"] is True
     assert refused["buttons"]["keepRoll"]["disabled"] is True
+
+    # Issue 40: a keep that cannot bank before the entry minimum says what the turn needs.
+    unopened = {
+        **HOT,
+        "keep_options": [{**o, "can_bank": False, "bank_needs": 1000} for o in HOT["keep_options"]],
+    }
+    below = view(page, attempt=unopened, events=HOT_EVENTS, selection=[1, 0])
+    assert below["selection"]["text"]["args"]["needs"] == 1000
+    assert below["buttons"]["keepBank"] == {"hidden": False, "disabled": True}
 
     busy = view(page, attempt=HOT, events=HOT_EVENTS, selection=[0, 1], busy=True)
     assert busy["buttons"]["keepRoll"]["disabled"] is True
