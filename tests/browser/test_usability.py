@@ -152,6 +152,25 @@ def test_phone_hides_the_keyboard_hint_and_the_tap_highlight(contexts):
     assert highlight == "rgba(0, 0, 0, 0)"
 
 
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_phone_replay_keeps_its_buttons_on_one_row_and_no_key_hint(contexts, locale):
+    # Issue 40: at 360 px "Next →" wrapped under "← Previous", and the keyboard hint showed on
+    # a touch screen.
+    page = contexts.page(locale=locale, **PHONE)
+    page.goto("/")
+    game = api_play(page.context, f"/api/daily/{today().isoformat()}/attempts")
+    page.goto(f"/attempts/{game['id']}/replay")
+    nav = page.locator("[data-replay] [data-role=nav]")
+    expect(nav).to_be_visible()
+    previous = nav.locator("[data-action=prev]").bounding_box()
+    following = nav.locator("[data-action=next]").bounding_box()
+    assert previous["y"] == following["y"] and previous["x"] + previous["width"] <= following["x"]
+    for box in (previous, following):
+        assert box["height"] < 60 and box["x"] + box["width"] <= 360, box
+    expect(page.locator("[data-replay] [data-role=keys]")).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
 def test_phone_header_shows_every_link(contexts):
     # Item 13: Me, Rules and Verify were behind a sideways scroll of the header.
     page = contexts.page(**PHONE)
