@@ -347,3 +347,19 @@ def test_the_go_button_is_level_with_its_field(contexts):
     button = page.get_by_role("button", name="Go").bounding_box()
     assert abs(field["y"] - button["y"]) <= 2, (field, button)
     assert abs(field["height"] - button["height"]) <= 2, (field, button)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_a_groups_rename_button_is_level_with_its_field_on_a_phone(contexts, locale):
+    # Issue 40: at 360 px the Rename button wrapped to a line of its own, a label's height below
+    # the field.
+    page = contexts.page(locale=locale, **PHONE)
+    page.goto("/g/")
+    page.locator("#group-name").fill("Lunch crew")
+    page.locator("[data-create-group] button[type=submit]").click()
+    page.wait_for_url(re.compile(r".*/g/[0-9A-Z]{7}$"))
+    field = page.locator("#rename-name").bounding_box()
+    button = page.locator("[data-role=rename] button[type=submit]").bounding_box()
+    assert abs(field["y"] - button["y"]) <= 2, (field, button)
+    assert button["x"] + button["width"] <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
