@@ -73,9 +73,14 @@
       return;
     }
     var best = advice.options.filter(function (o) { return o.best; })[0];
-    var positions = best.dice.map(function (p) { return p + 1; }).join(", ");
-    var line = say(_("Coach: best keep, dice %(dice)s for %(points)s, then %(then)s."), {
-      dice: positions, points: F.fmt(best.points), then: best.then === "bank" ? _("bank") : _("roll"),
+    // The dice by their faces, as marked on the board (issue 40): "dice 1, 3" read like faces.
+    var root = this.root;
+    var faces = best.dice.map(function (p) {
+      var button = root.querySelector('[data-role="dice"] .die-btn[data-pos="' + p + '"]');
+      return button ? button.dataset.face : "?";
+    }).join(", ");
+    var line = say(_("Coach: best keep, the marked dice (%(faces)s) for %(points)s, then %(then)s."), {
+      faces: faces, points: F.fmt(best.points), then: best.then === "bank" ? _("bank") : _("roll"),
     });
     line += " " + say(_("Rolling on: %(roll)s expected."), { roll: worth(best.roll) });
     line += " " + (best.bank === null

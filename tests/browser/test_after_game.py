@@ -164,8 +164,9 @@ def test_the_coach_helps_in_practice_and_never_in_the_official_game(contexts):
     game = farkle.Game.new(practice_seed(SEED_SECRET.encode(), practice_id)).apply(farkle.Roll())
     if game.state == "awaiting_keep":
         expected = coach(game)
-        faces = ", ".join(str(p + 1) for p in expected.positions)
-        expect(advice).to_contain_text(f"best keep, dice {faces} for")
+        # Issue 40: the dice by their faces (positions read like faces), marked on the board.
+        faces = ", ".join(str(game.dice[p]) for p in expected.positions)
+        expect(advice).to_contain_text(f"best keep, the marked dice ({faces}) for")
         marked = board.locator(".die-btn.coach-best")
         expect(marked).to_have_count(len(expected.positions))
         # Switched off: the marks and the advice go.
