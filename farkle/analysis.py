@@ -124,6 +124,16 @@ class TimedOut:
 
 
 @dataclass(frozen=True)
+class LeftAtClose:
+    """What a puzzle's close left of a game: from ``turn`` on (the turn it cut, or the first it
+    never reached), ``turns`` turns unplayed and their worth then, all of it lost."""
+
+    turn: int
+    turns: int
+    lost: float
+
+
+@dataclass(frozen=True)
 class Analysis:
     """A game's decisions graded, its throws' luck and the totals (docs/analysis.md)."""
 
@@ -142,6 +152,9 @@ class Analysis:
     grades: Mapping[str, int]
     # Turns the clock ended (seed 001): their loss is in ``lost``, no decision's grade.
     timeouts: tuple[TimedOut, ...] = ()
+    # What the close left undone (a running turn, turns not reached): in ``lost`` too, so that
+    # score = par - lost + luck holds for a game the close ended (issue 40).
+    left_at_close: LeftAtClose | None = None
 
 
 class _TurnValues:
@@ -164,6 +177,10 @@ class _TurnValues:
 
     def timeout(self) -> float:
         return 0.0
+
+    def rest(self, turns: int) -> float:
+        """The worth of ``turns`` whole turns not yet played."""
+        return self.solution.expected_turn() * turns
 
     def best(self, turn_points: int, throw: Throw) -> Decision | None:
         return self.solution.best(turn_points, throw.dice, throw.sets)
@@ -196,6 +213,10 @@ class _GameValues:
         turns, opened, in_row = self.state
         return self.solution.start[(turns - 1, opened, in_row)] - self.shift
 
+    def rest(self, turns: int) -> float:
+        """The worth of the turns after this one (``turns`` of them), shifted as the others."""
+        return self.shift if turns else 0.0
+
     def best(self, turn_points: int, throw: Throw) -> Decision | None:
         found = self.solution.best(self.state, turn_points, throw.dice, throw.sets)
         if found is None:
@@ -209,6 +230,11 @@ _Values = _TurnValues | _GameValues
 def game_states(game: Game) -> list[GameState]:
     """The game-level state (turns left, opened, Farkles in a row) before each of the game's
     turns, as the house rules moved it (farkle.game ``_end_turn``)."""
+    return _states(game)[:-1]
+
+
+def _states(game: Game) -> list[GameState]:
+    """``game_states`` and the state after the game's last turn."""
     rules = game.rules
     opened, in_row = not rules.entry_minimum, 0
     states = []
@@ -220,7 +246,14 @@ def game_states(game: Game) -> list[GameState]:
                 in_row = (in_row + 1) % 3
         elif turn.points:
             opened, in_row = True, 0
+    states.append((TURNS - len(game.turns), opened, in_row))
     return states
+
+
+def _cut_by_close(turn: Any) -> bool:
+    """A turn the close ended (farkle.Game.ended_by_close): done with throws, and neither banked,
+    Farkled nor timed out."""
+    return turn.done and bool(turn.throws) and not (turn.points or turn.farkle or turn.timed_out)
 
 
 def _choice_value(values: _Values, turn_points: int, option: KeepOption, then: str) -> float:
@@ -266,6 +299,7 @@ def analyse(
     decisions: list[GradedDecision] = []
     lucks: list[Luck] = []
     timeouts: list[TimedOut] = []
+    left_at_close: LeftAtClose | None = None
     for turn, values in zip(game.turns, per_turn, strict=True):
         turn_points = 0
         # The turn's worth as it stands, for the clock's end: a throw first.
@@ -318,7 +352,22 @@ def analyse(
             turn_points += option.points
         if turn.timed_out:
             timeouts.append(TimedOut(turn.number, turn_points, current, values.timeout()))
+        if _cut_by_close(turn):
+            # The close took the turn's worth as it stood and every turn after it.
+            after = TURNS - turn.number
+            worth = current + values.rest(after)
+            left_at_close = LeftAtClose(turn.number, after + 1, worth)
+    unreached = TURNS - len(game.turns)
+    if game.finished and left_at_close is None and unreached:
+        # The close came between turns (or before the first): the rest of the game is lost.
+        if game_level:
+            worth = whole.start[_states(game)[-1]]
+        else:
+            worth = solution.expected_turn() * unreached
+        left_at_close = LeftAtClose(len(game.turns) + 1, unreached, worth)
     lost = sum(d.lost for d in decisions) + sum(t.lost for t in timeouts)
+    if left_at_close is not None:
+        lost += left_at_close.lost
     counts = {g: 0 for g in GRADES}
     for d in decisions:
         counts[d.grade] += 1
@@ -337,6 +386,7 @@ def analyse(
         costliest=costliest,
         grades=counts,
         timeouts=tuple(timeouts),
+        left_at_close=left_at_close,
     )
 
 

@@ -289,6 +289,15 @@ def analysis_data(found: Any) -> dict[str, Any]:
         "lost": round(analysis.lost, 2),
         "luck": round(analysis.luck, 2),
         "accuracy": round(analysis.accuracy, 1),
+        "left_at_close": (
+            None
+            if analysis.left_at_close is None
+            else {
+                "turn": analysis.left_at_close.turn,
+                "turns": analysis.left_at_close.turns,
+                "lost": round(analysis.left_at_close.lost, 2),
+            }
+        ),
         "grades": dict(analysis.grades),
         "costliest": [index[d.turn, d.roll] for d in analysis.costliest],
         "decisions": decisions,

@@ -481,6 +481,12 @@ class BotResultSerializer(serializers.Serializer):
     )
 
 
+class LeftAtCloseSerializer(serializers.Serializer):
+    turn = serializers.IntegerField(help_text="The turn the close cut, or the first not reached.")
+    turns = serializers.IntegerField(help_text="Turns left unplayed, that one included.")
+    lost = serializers.FloatField(help_text="Their expected points, counted in `lost`.")
+
+
 class AnalysisSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The attempt.")
     puzzle = PuzzleRefSerializer()
@@ -493,6 +499,10 @@ class AnalysisSerializer(serializers.Serializer):
         help_text="What the dice gave beyond expectation: score = par - lost + luck."
     )
     accuracy = serializers.FloatField(help_text="100 × (1 - lost / par), at least 0.")
+    left_at_close = LeftAtCloseSerializer(
+        allow_null=True,
+        help_text="A game the puzzle's close ended: what it left unplayed; null otherwise.",
+    )
     grades = GradeCountsSerializer(help_text="How many decisions got each grade.")
     costliest = serializers.ListField(
         child=serializers.IntegerField(),

@@ -34,6 +34,7 @@
   }
 
   function fill(node, data) {
+    var left = data.left_at_close;
     node.textContent = "";
     node.appendChild(F.el("h3", { class: "small muted eyebrow", text: _("After the game") }));
     if (data.optimal_score !== null) {
@@ -48,8 +49,16 @@
       say(_("Accuracy %(accuracy)s"), { accuracy: F.pct(data.accuracy / 100, 1) }),
       " · ",
       F.el("span", { "data-role": "luck", text: say(_("luck %(luck)s"), { luck: signed(data.luck) }) }),
-      " · " + say(_("%(lost)s expected points lost to decisions"), { lost: F.fmt(Math.round(data.lost)) }),
+      " · " + say(_("%(lost)s expected points lost to decisions"), { lost: F.fmt(Math.round(data.lost - (left ? left.lost : 0))) }),
     ]));
+    // Issue 40: a game the close ended is graded on what it left undone too, said plainly, so
+    // that score = par - lost + luck still reads true.
+    if (left) {
+      node.appendChild(F.el("p", { class: "notice", "data-role": "left-at-close", text: say(F.ngettext(
+        "The close ended this game at turn %(turn)s: %(turns)s turn unplayed, worth %(lost)s expected points, counts as lost.",
+        "The close ended this game at turn %(turn)s: %(turns)s turns unplayed, worth %(lost)s expected points, count as lost.",
+        left.turns), { turn: left.turn, turns: left.turns, lost: F.fmt(Math.round(left.lost)) }) }));
+    }
     var g = data.grades;
     node.appendChild(F.el("p", { class: "small muted", "data-role": "grades", text: [
       say(F.ngettext("%(n)s inaccuracy", "%(n)s inaccuracies", g.inaccuracy), { n: g.inaccuracy }),

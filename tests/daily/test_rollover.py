@@ -81,7 +81,7 @@ def test_close_finalises_unfinished_games_with_their_banked_score(client, clock)
             ).json()
     banked = attempt["score"]
     attempt = act(quitter, attempt, {"action": "roll"}).json()
-    start_daily(idler, DAY)
+    idle = start_daily(idler, DAY)
     practice = start_daily(finisher, DAY)
 
     clock.move_to(at(0, 1, 30, day=30))
@@ -97,6 +97,22 @@ def test_close_finalises_unfinished_games_with_their_banked_score(client, clock)
     assert rows[done["id"]][:3] == ("finished", done["score"], False)
     counts = dict(ScoreCount.objects.values_list("score", "count"))
     assert sum(counts.values()) == 3 and counts[banked] >= 1
+
+    # Issue 40: a game the close ended is graded on what it left (turn 2 cut, 9 turns in all),
+    # so score = par - lost + luck holds through the API, and one never started left all 10.
+    cut = quitter.get(f"/api/attempts/{attempt['id']}/analysis").json()
+    assert cut["left_at_close"]["turn"] == 2 and cut["left_at_close"]["turns"] == 9
+    assert cut["par"] - cut["lost"] + cut["luck"] == pytest.approx(banked, abs=0.1)
+    assert cut["accuracy"] < 100
+    replay = quitter.get(f"/attempts/{attempt['id']}/replay").content.decode()
+    worth = f"{round(cut['left_at_close']['lost']):,}"
+    assert (
+        f"The close ended this game at turn 2: 9 turns unplayed, worth {worth} expected points, "
+        "count as lost."
+    ) in replay
+    untouched = idler.get(f"/api/attempts/{idle['id']}/analysis").json()
+    assert (untouched["score"], untouched["luck"], untouched["accuracy"]) == (0, 0, 0)
+    assert untouched["left_at_close"] == {"turn": 1, "turns": 10, "lost": untouched["par"]}
 
 
 def test_close_freezes_ranks_percentiles_and_statistics(clock):

@@ -24,8 +24,9 @@ from farkle.analysis import (
     grade,
 )
 from farkle.bots import play
-from farkle.game import AWAITING_ROLL, TimeOut
+from farkle.game import AWAITING_ROLL, TURNS, TimeOut
 from farkle.solver import game_par, game_solution
+from farkle.tables import NO_HOUSE_RULES
 
 SEED = hashlib.sha256(b"analysis tests").digest()
 
@@ -460,3 +461,45 @@ def test_a_timed_out_turn_loses_its_worth_at_the_clocks_end():
     assert [t.turn for t in found.timeouts] == [1]
     assert found.timeouts[0].lost == pytest.approx(expected_turn, rel=1e-6)
     assert game.score == pytest.approx(found.par - found.lost + found.luck, abs=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    rules=st.sampled_from([NO_HOUSE_RULES, HouseRules(500, 0), HouseRules(1000, 500)]),
+    actions=st.integers(min_value=0, max_value=40),
+    rng=st.randoms(use_true_random=False),
+)
+def test_a_game_the_close_ended_loses_what_it_left_and_the_identity_holds(
+    seed, rules, actions, rng
+):
+    # Issue 40: a game ended by the close read "accuracy 100 %, points lost 0" with a score of 0,
+    # so par - lost + luck was not the score. What the close left (the running turn's worth and
+    # every turn not reached) is now lost.
+    game = Game.new(seed, "farkle-challenge", rules)
+    for _ in range(actions):
+        if game.finished:
+            break
+        if game.state == AWAITING_ROLL:
+            game = game.apply(Roll())
+            continue
+        option = rng.choice(game.keep_options())
+        game = game.apply(Keep(option.positions, "bank" if option.may_bank else "roll"))
+    ended = game.ended_by_close()
+    found = analyse(ended)
+    assert ended.score == pytest.approx(found.par - found.lost + found.luck, abs=1e-6)
+    if game.finished:
+        assert found.left_at_close is None
+    else:
+        left = found.left_at_close
+        assert left is not None and left.lost > 0
+        # Every turn from the one cut (or first not reached) to the tenth is counted.
+        assert left.turn + left.turns - 1 == TURNS
+        assert found.accuracy < 100
+
+
+def test_a_game_nobody_played_before_the_close_is_all_lost():
+    found = analyse(Game.new(SEED, "farkle-challenge").ended_by_close())
+    assert (found.score, found.luck, found.accuracy) == (0, 0, 0)
+    assert found.lost == pytest.approx(found.par)
+    assert (found.left_at_close.turn, found.left_at_close.turns) == (1, TURNS)
