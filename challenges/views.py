@@ -114,6 +114,7 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
             "table_name": table_name(puzzle.table),
             "par": par(puzzle.table, puzzle.entry_minimum, puzzle.farkle_penalty),
             "options": options_lines(puzzle),
+            "options_short": short,
             "tie_break_note": tie_break_note(puzzle),
             "share_label": f"{code_display(puzzle.code)} ({short})" if short else None,
             "hand_size": farkle.get_table(puzzle.table).dice,

@@ -200,3 +200,36 @@ def test_a_keep_below_the_entry_minimum_says_why_it_cannot_bank(contexts):
     )
     expect(board.locator("[data-action=keep-bank]")).to_be_disabled()
     expect(board.locator("[data-action=keep-roll]")).to_be_enabled()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_a_challenge_with_every_option_shows_its_dice_first_and_keeps_its_clock_in_sight(
+    contexts, locale
+):
+    # Issue 40: at 1280 x 800 the options and code cards pushed the dice below the fold, and
+    # the turn's clock scrolled away with the top of the board.
+    now = timezone.now()
+    code = challenge_create(
+        creator=player_create(now=now),
+        now=now,
+        title="Friday dice",
+        entry_minimum=500,
+        farkle_penalty=500,
+        turn_seconds=60,
+    ).puzzle.code
+    page = contexts.page(locale=locale, viewport={"width": 1280, "height": 800})
+    page.goto(f"/c/{code}")
+    board = page.locator("[data-play]")
+    expect(board).to_have_attribute("data-state", "new")
+    roll = board.locator("[data-action=roll]").bounding_box()
+    assert roll["y"] + roll["height"] <= 800, roll
+    # The options in a line above the board, in full below it.
+    expect(page.locator("[data-role=options-short]")).to_be_visible()
+    expect(page.locator("[data-role=options] li")).to_have_count(3)
+    board.locator("[data-action=roll]").click()
+    clock = board.locator("[data-role=clock]")
+    expect(clock).to_contain_text("60")
+    page.evaluate("window.scrollTo(0, 400)")
+    assert page.evaluate("window.scrollY") == 400
+    box = clock.bounding_box()
+    assert 0 <= box["y"] <= 2, box
