@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from farkle_site.codes import ALPHABET, InvalidCode, crockford_generate, crockford_read
+from farkle_site.codes import (
+    ALPHABET,
+    InvalidCode,
+    crockford_generate,
+    crockford_pattern,
+    crockford_read,
+)
 
-__all__ = ["ALPHABET", "LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
+__all__ = [
+    "PATTERN",
+    "ALPHABET",
+    "LENGTH",
+    "InvalidCode",
+    "code_display",
+    "code_generate",
+    "code_normalise",
+]
 
 LENGTH = 6
+# The canonical code, as the OpenAPI schema describes it.
+PATTERN = crockford_pattern(LENGTH)
 
 
 def code_generate() -> str:

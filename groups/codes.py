@@ -3,11 +3,13 @@ code of one kind can never be read as the other (docs/play.md)."""
 
 from __future__ import annotations
 
-from farkle_site.codes import InvalidCode, crockford_generate, crockford_read
+from farkle_site.codes import InvalidCode, crockford_generate, crockford_pattern, crockford_read
 
-__all__ = ["LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
+__all__ = ["PATTERN", "LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
 
 LENGTH = 7
+# The canonical code, as the OpenAPI schema describes it.
+PATTERN = crockford_pattern(LENGTH)
 EXAMPLE = "G7K-4M2Q"
 
 

@@ -7,10 +7,13 @@ empty or not of its type is a 400 naming it, never ignored. Each refusal is a 40
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
-from tests.daily.helpers import act, post, start_daily
+from tests.daily.helpers import act, play_greedy, post, start_daily
+from tests.groups.helpers import make_group
 from tests.helpers import stored
 
 pytestmark = pytest.mark.django_db
@@ -140,3 +143,124 @@ def test_a_body_not_in_its_charset_is_refused_plainly(client, playing):
     )
     assert_refused(latin, "parse_error", mentions="utf-8")
     assert stored(playing["id"]) == before
+
+
+# --- Query strings: typed, and never ignored ---------------------------------------------------
+
+LEADERBOARD = "/api/daily/today/leaderboard"
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("accounts=1", "accounts"),
+        ("accounts=yes", "accounts"),
+        ("accounts=True", "accounts"),
+        ("accounts=", "accounts"),
+        ("page=", "page"),
+        ("page=1&page=2", "page"),
+        ("page=1.0", "page"),
+        ("page=%201", "page"),
+        ("page=1_0", "page"),
+        ("page=0", "page"),
+        ("page=two", "page"),
+        ("pages=2", "pages"),
+        ("accounts=true&sort=score", "sort"),
+    ],
+)
+def test_a_bad_leaderboard_query_is_refused_naming_its_parameter(client, clock, query, names):
+    response = client.get(f"{LEADERBOARD}?{query}")
+    body = assert_refused(response, "invalid", mentions=names)
+    assert names in body["errors"]
+
+
+def test_the_leaderboard_takes_true_false_and_page_numbers(client, clock):
+    played = play_greedy(client, start_daily(client, "today"))
+    assert played["state"] == "finished"
+    for query, accounts in (("accounts=true", True), ("accounts=false&page=1", False), ("", False)):
+        response = client.get(f"{LEADERBOARD}?{query}")
+        assert response.status_code == 200, (query, response.json())
+        assert response.json()["accounts"] is accounts
+    assert client.get(f"{LEADERBOARD}?page=2").json()["page"] == 2
+
+
+@pytest.mark.parametrize(
+    "query", ["attempt=", "attempt=1.0", "attempt=1&attempt=2", "attempt=%2B1", "attempt=x", "at=1"]
+)
+def test_a_bad_verification_query_is_refused(client, clock, query):
+    attempt = start_daily(client, "today")
+    day = client.get("/api/daily/today").json()["date"]
+    response = client.get(f"/api/verify/daily/{day}?{query.replace('1', str(attempt['id']))}")
+    assert_refused(response, "invalid", mentions=query.split("=")[0])
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "query", "code"),
+    [
+        # A malformed day or month has the code of a date that is none, whatever its fault.
+        ("table", "day=", "invalid_date"),
+        ("table", "day=2026-11-29&day=2026-11-28", "invalid_date"),
+        ("table", "day=29-11-2026", "invalid_date"),
+        ("table", "day=2026-11-29T00:00", "invalid_date"),
+        ("table", "day=2026-13-45", "invalid_date"),
+        ("table", "when=2026-11-29", "invalid"),
+        ("season", "month=", "invalid_date"),
+        ("season", "month=2026-1", "invalid_date"),
+        ("season", "month=2026-11&month=2026-10", "invalid_date"),
+        ("season", "month=2026-11&day=2026-11-29", "invalid"),
+    ],
+)
+def test_a_bad_group_query_is_refused(client, clock, endpoint, query, code):
+    group = make_group(client)
+    response = client.get(f"/api/groups/{group['code']}/{endpoint}?{query}")
+    assert_refused(response, code)
+
+
+def test_a_group_query_as_written_is_taken(client, clock):
+    group = make_group(client)
+    day = client.get("/api/daily/today").json()["date"]
+    table = client.get(f"/api/groups/{group['code']}/table?day={day}")
+    assert table.status_code == 200, table.json()
+    season = client.get(f"/api/groups/{group['code']}/season?month={day[:7]}")
+    assert (season.status_code, season.json()["month"]) == (200, day[:7])
+
+
+# --- The schema: codes, days and months with their forms -----------------------------------------
+
+
+def _parameters(document: dict, path: str, method: str = "get") -> dict:
+    return {p["name"]: p["schema"] for p in document["paths"][path][method]["parameters"]}
+
+
+def test_the_schema_gives_codes_days_months_and_query_parameters_their_forms(client, clock):
+    document = client.get("/api/schema/?format=json").json()
+    challenge = post(client, "/api/challenges", {"title": "Strict", "table": "popular", "days": 1})
+    group = make_group(client)
+    day = client.get("/api/daily/today").json()["date"]
+
+    challenge_code = _parameters(document, "/api/challenges/{code}")["code"]
+    group_code = _parameters(document, "/api/groups/{code}")["code"]
+    # Real codes fit their own kind's pattern and not the other's (six and seven characters).
+    assert re.fullmatch(challenge_code["pattern"], challenge.json()["code"])
+    assert re.fullmatch(group_code["pattern"], group["code"])
+    assert not re.fullmatch(challenge_code["pattern"], group["code"])
+    assert not re.fullmatch(group_code["pattern"], challenge.json()["code"])
+    assert not re.fullmatch(challenge_code["pattern"], "K7M2QU")  # no U in Crockford's base 32
+
+    for path in ("/api/daily/{day}", "/api/verify/daily/{day}"):
+        pattern = _parameters(document, path)["day"]["pattern"]
+        assert re.fullmatch(pattern, day) and not re.fullmatch(pattern, "today"), path
+    for path in ("/api/daily/{day}/leaderboard",):
+        pattern = _parameters(document, path)["day"]["pattern"]
+        assert re.fullmatch(pattern, day) and re.fullmatch(pattern, "today"), path
+    assert not re.fullmatch(pattern, "29/11/2026")
+
+    table = _parameters(document, "/api/groups/{code}/table")["day"]
+    season = _parameters(document, "/api/groups/{code}/season")["month"]
+    assert re.fullmatch(table["pattern"], day) and not re.fullmatch(table["pattern"], day[:7])
+    assert re.fullmatch(season["pattern"], day[:7]) and not re.fullmatch(season["pattern"], day)
+
+    board = _parameters(document, "/api/daily/{day}/leaderboard")
+    assert (board["page"]["type"], board["accounts"]["type"]) == ("integer", "boolean")
+    verify = _parameters(document, "/api/verify/daily/{day}")
+    assert verify["attempt"]["type"] == "integer"
