@@ -7,7 +7,7 @@ from typing import Any
 
 from django.middleware.csrf import get_token
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 import farkle
 from challenges import selectors, services
-from challenges.codes import code_display
+from challenges.codes import PATTERN, code_display
 from challenges.models import Challenge
 from farkle_site.domain import Invalid
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
@@ -43,6 +43,16 @@ from play.models import Puzzle
 from play.selectors.attempts import player_attempts_on
 from play.web.session import session_player, session_player_or_create
 from play.web.throttles import NewGuestThrottle
+
+# The code in a URL, as the OpenAPI schema describes it.
+CODE_PARAMETER = OpenApiParameter(
+    "code",
+    str,
+    OpenApiParameter.PATH,
+    pattern=PATTERN,
+    description="The challenge's code, six characters of Crockford base 32 (like K7M2QX); "
+    "read forgivingly too: any case, dashes, O for 0, I or L for 1.",
+)
 
 
 def challenge_data(
@@ -131,6 +141,7 @@ class ChallengesApi(APIView):
 
 
 class ChallengeApi(APIView):
+    path_parameters = [CODE_PARAMETER]
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = "challenge_lookup"
 
@@ -153,6 +164,7 @@ class ChallengeApiBase(PuzzleApi):
     # A view of the challenge the URL's ``code`` names.
 
     challenge: Challenge
+    path_parameters = [CODE_PARAMETER]
 
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
         # Kept on the view for what a challenge adds to its puzzle (its title, its creator).

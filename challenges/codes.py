@@ -8,12 +8,23 @@ from farkle_site.codes import (
     InvalidCode,
     crockford_display,
     crockford_generate,
+    crockford_pattern,
     crockford_read,
 )
 
-__all__ = ["ALPHABET", "LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
+__all__ = [
+    "PATTERN",
+    "ALPHABET",
+    "LENGTH",
+    "InvalidCode",
+    "code_display",
+    "code_generate",
+    "code_normalise",
+]
 
 LENGTH = CHALLENGE_LENGTH
+# The canonical code, as the OpenAPI schema describes it.
+PATTERN = crockford_pattern(LENGTH)
 
 
 def code_generate() -> str:

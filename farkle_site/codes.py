@@ -30,6 +30,12 @@ def crockford_display(code: str) -> str:
     return f"{code[:3]}-{code[3:]}"
 
 
+def crockford_pattern(length: int) -> str:
+    """The canonical code as a regular expression (for the OpenAPI schema): what
+    ``crockford_read`` returns, not all it reads."""
+    return f"^[{ALPHABET}]{{{length}}}$"
+
+
 def crockford_read(text: str, *, length: int, example: str) -> str:
     """The canonical code of what a player typed: any case, spaces and dashes, O for 0, I or L
     for 1; ``InvalidCode`` (its message citing ``example``) unless ``length`` characters remain."""

@@ -2,6 +2,7 @@
 and throttles keyed by player or address. (Kept apart from ``farkle_site.errors``: DRF imports
 these classes while ``rest_framework.views`` is still loading.)"""
 
+import json
 import math
 from types import SimpleNamespace
 from typing import Any
@@ -56,9 +57,30 @@ def _depth_exceeds(value: Any, limit: int) -> bool:
     return False
 
 
+# No number of any request has more digits than a 64-bit id; Python's int() refuses literals of
+# more than 4,300 digits with a message about its own settings, which a client must never read.
+API_MAX_INTEGER_DIGITS = 20
+
+
+class _TooLongNumber(ValueError):
+    """An integer literal with more digits than any request has."""
+
+
+def _bounded_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > API_MAX_INTEGER_DIGITS:
+        raise _TooLongNumber
+    return int(literal)
+
+
+def _no_constant(name: str) -> None:
+    # NaN, Infinity and -Infinity are not JSON, though Python's json reads them.
+    raise exceptions.ParseError(f"JSON parse error - {name} is not a JSON number.")
+
+
 class BoundedJSONParser(JSONParser):
-    """JSON only, refusing bodies larger than any real request before reading them, and bodies
-    nested deeper than any real request."""
+    """JSON only, refusing bodies larger than any real request before reading them, bodies nested
+    deeper than any real request, and numbers longer than any real request's; every refusal
+    speaks of the request (DRF's own parser would pass Python's messages on)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         request = (parser_context or {}).get("request")
@@ -71,8 +93,22 @@ class BoundedJSONParser(JSONParser):
             raise exceptions.ParseError(
                 f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes."
             )
+        # The request's charset (Django keeps only one Python knows), UTF-8 by default.
+        encoding = (parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET
         try:
-            data = super().parse(stream, media_type, parser_context)
+            text = stream.read().decode(encoding)
+        except UnicodeDecodeError:
+            raise exceptions.ParseError(f"The request body is not valid {encoding} text.") from None
+        try:
+            data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        except _TooLongNumber:
+            raise exceptions.ParseError(
+                f"A number in the body has more than {API_MAX_INTEGER_DIGITS} digits: "
+                "it is too large for any field."
+            ) from None
+        except json.JSONDecodeError as error:
+            # Its message names the place in the body, as "Expecting value: line 1 column 9".
+            raise exceptions.ParseError(f"JSON parse error - {error}") from None
         except RecursionError:
             # Python's json recurses once per level: a 2 KB body of brackets exhausts the stack.
             raise exceptions.ParseError("The JSON is nested too deeply.") from None

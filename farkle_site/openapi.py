@@ -49,7 +49,12 @@ _UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 class ErrorsAutoSchema(AutoSchema):
-    """drf-spectacular's schema, plus the error answers every operation shares."""
+    """drf-spectacular's schema, plus the error answers every operation shares, and the form of
+    each URL parameter a view names in ``path_parameters`` (a ``<str:code>`` of the URL is only
+    a string to drf-spectacular; the view knows it is six characters of base 32)."""
+
+    def get_override_parameters(self):
+        return [*getattr(self.view, "path_parameters", []), *super().get_override_parameters()]
 
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,18 +19,32 @@ from farkle_site.domain import Invalid
 from farkle_site.drf import ScopedAddressThrottle, ScopedPlayerThrottle
 from farkle_site.fields import StrictCharField
 from farkle_site.openapi import ErrorSerializer
+from farkle_site.query import QuerySerializer
 from groups import selectors, services
-from groups.codes import code_display
+from groups.codes import PATTERN, code_display
 from groups.models import Group
 from play.apis.payloads import iso
 from play.models import Player
-from play.rules.days import day_of, parse_day
+from play.rules.days import DAY_PATTERN, day_of, parse_day
 from play.web.session import session_player, session_player_or_create
 
 # Code lookups share the challenges' per-address budget: a client guessing codes of either kind
 # meets 429 long before a hit (docs/play.md).
 LOOKUP_SCOPE = "challenge_lookup"
-_MONTH = re.compile(r"\d{4}-\d{2}")
+# A month as the season's query string writes it (ASCII digits: \d would match others too).
+MONTH_PATTERN = r"^[0-9]{4}-[0-9]{2}$"
+_MONTH = re.compile(MONTH_PATTERN)
+
+
+# The code in a URL, as the OpenAPI schema describes it.
+CODE_PARAMETER = OpenApiParameter(
+    "code",
+    str,
+    OpenApiParameter.PATH,
+    pattern=PATTERN,
+    description="The group's code, seven characters of Crockford base 32 (like G7K4M2Q); "
+    "read forgivingly too: any case, dashes, O for 0, I or L for 1.",
+)
 
 
 def group_data(request: Request, group: Group, player: Player | None) -> dict[str, Any]:
@@ -170,6 +184,7 @@ class GroupsApi(APIView):
 
 
 class GroupApi(APIView):
+    path_parameters = [CODE_PARAMETER]
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = LOOKUP_SCOPE
 
@@ -212,6 +227,7 @@ class MemberSerializer(serializers.Serializer):
 
 
 class GroupMembersApi(APIView):
+    path_parameters = [CODE_PARAMETER]
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = LOOKUP_SCOPE
 
@@ -257,6 +273,8 @@ class GroupMembersApi(APIView):
 
 
 class GroupLeaveApi(APIView):
+    path_parameters = [CODE_PARAMETER]
+
     @extend_schema(
         request=None,
         responses={
@@ -272,6 +290,8 @@ class GroupLeaveApi(APIView):
 
 
 class GroupMemberApi(APIView):
+    path_parameters = [CODE_PARAMETER]
+
     @extend_schema(
         request=None,
         responses={
@@ -300,6 +320,7 @@ class RemovedSerializer(serializers.Serializer):
 
 
 class GroupRemovedApi(APIView):
+    path_parameters = [CODE_PARAMETER]
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = LOOKUP_SCOPE
 
@@ -321,6 +342,8 @@ class GroupRemovedApi(APIView):
 
 
 class GroupRemovedPlayerApi(APIView):
+    path_parameters = [CODE_PARAMETER]
+
     @extend_schema(
         request=None,
         responses={
@@ -341,6 +364,7 @@ class GroupRemovedPlayerApi(APIView):
 
 
 class GroupCodeApi(APIView):
+    path_parameters = [CODE_PARAMETER]
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = LOOKUP_SCOPE
 
@@ -404,13 +428,21 @@ def day_table_data(table: selectors.DayTable) -> dict[str, Any]:
     }
 
 
-class DayQuerySerializer(serializers.Serializer):
-    day = serializers.CharField(required=False, help_text="YYYY-MM-DD; today by default.")
+class DayQuerySerializer(QuerySerializer):
+    day = serializers.RegexField(
+        DAY_PATTERN,
+        required=False,
+        help_text="YYYY-MM-DD; today by default.",
+        error_messages={"invalid": "A day is written YYYY-MM-DD."},
+    )
 
 
 class GroupTableApi(APIView):
+    path_parameters = [CODE_PARAMETER]
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = LOOKUP_SCOPE
+    # A malformed day is refused as one that is no date of the calendar.
+    field_error_codes = {"day": "invalid_date"}
 
     @extend_schema(
         parameters=[DayQuerySerializer],
@@ -472,16 +504,24 @@ def parse_month(text: str) -> str:
             return text
     except ValueError:
         pass
-    raise Invalid("invalid_date", f"{text[:20]!r} is not a month (YYYY-MM).")
+    raise Invalid("invalid_date", f"{text[:20]} is not a month (YYYY-MM).")
 
 
-class MonthQuerySerializer(serializers.Serializer):
-    month = serializers.CharField(required=False, help_text="YYYY-MM; this month by default.")
+class MonthQuerySerializer(QuerySerializer):
+    month = serializers.RegexField(
+        MONTH_PATTERN,
+        required=False,
+        help_text="YYYY-MM; this month by default.",
+        error_messages={"invalid": "A month is written YYYY-MM."},
+    )
 
 
 class GroupSeasonApi(APIView):
+    path_parameters = [CODE_PARAMETER]
     throttle_classes = [ScopedAddressThrottle]
     throttle_scope = LOOKUP_SCOPE
+    # A malformed month is refused as one that is no date of the calendar.
+    field_error_codes = {"month": "invalid_date"}
 
     @extend_schema(
         parameters=[MonthQuerySerializer],

@@ -8,12 +8,15 @@ from farkle_site.codes import (
     InvalidCode,
     crockford_display,
     crockford_generate,
+    crockford_pattern,
     crockford_read,
 )
 
-__all__ = ["LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
+__all__ = ["PATTERN", "LENGTH", "InvalidCode", "code_display", "code_generate", "code_normalise"]
 
 LENGTH = GROUP_LENGTH
+# The canonical code, as the OpenAPI schema describes it.
+PATTERN = crockford_pattern(LENGTH)
 EXAMPLE = "G7K-4M2Q"
 
 

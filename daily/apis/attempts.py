@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily.apis.days import DailyApi
+from daily.apis.days import DAY_PARAMETER, DailyApi
 from daily.services.puzzles import daily_get_or_create
 from play.apis import schemas
 from play.apis.payloads import puzzle_data
@@ -40,6 +40,9 @@ class DailyTodayApi(APIView):
 
 
 class DailyDayApi(APIView):
+    # ``today`` is DailyTodayApi's address.
+    path_parameters = [DAY_PARAMETER]
+
     @extend_schema(responses=schemas.DailySerializer, summary="The daily of a date")
     def get(self, request: Request, day: str) -> Response:
         return Response(_daily_payload(request, parse_day(day), timezone.now()))

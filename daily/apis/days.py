@@ -5,10 +5,24 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from drf_spectacular.utils import OpenApiParameter
+
 from daily.services.puzzles import daily_get_or_create
 from play.apis.puzzles import PuzzleApi
 from play.models import Puzzle
-from play.rules.days import day_of, parse_day
+from play.rules.days import DAY_PATTERN, day_of, parse_day
+
+# The day in a URL, as the OpenAPI schema describes it.
+DAY_PARAMETER = OpenApiParameter(
+    "day", str, OpenApiParameter.PATH, pattern=DAY_PATTERN, description="A UTC date, YYYY-MM-DD."
+)
+DAY_OR_TODAY_PARAMETER = OpenApiParameter(
+    "day",
+    str,
+    OpenApiParameter.PATH,
+    pattern=f"^(today|{DAY_PATTERN.strip('^$')})$",
+    description="A UTC date, YYYY-MM-DD, or `today`.",
+)
 
 
 def day_or_today(text: str, now: datetime.datetime) -> datetime.date:
@@ -20,6 +34,7 @@ class DailyApi(PuzzleApi):
     # A view of the daily the URL's ``day`` names (``today`` too, unless ``today_allowed`` is off).
 
     today_allowed = True
+    path_parameters = [DAY_OR_TODAY_PARAMETER]
 
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
         text = url_kwargs["day"]

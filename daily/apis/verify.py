@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from daily.apis.days import DailyApi
+from daily.apis.days import DAY_PARAMETER, DailyApi
 from play.apis import schemas
 from play.apis.puzzles import PuzzleVerificationApi
 
@@ -14,6 +14,7 @@ from play.apis.puzzles import PuzzleVerificationApi
 class VerifyDailyApi(DailyApi, PuzzleVerificationApi):
     # A verification names its day: a link to it must not change meaning at midnight.
     today_allowed = False
+    path_parameters = [DAY_PARAMETER]
 
     @extend_schema(
         parameters=[schemas.VerifyQuerySerializer],

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from farkle_site.domain import Conflict, Invalid, NotFound
 from farkle_site.drf import ScopedPlayerThrottle
+from farkle_site.fields import StrictIntegerField
 from play.apis import schemas
 from play.apis.payloads import attempt_data
 from play.selectors.attempts import attempt_of_player, attempt_visible
@@ -41,10 +42,11 @@ class AttemptActionsApi(APIView):
     }
 
     class ActionSerializer(serializers.Serializer):
-        step = serializers.IntegerField(min_value=0, max_value=10_000)
+        # JSON integers only: "1", 1.0 and true are refused, not read as numbers.
+        step = StrictIntegerField(min_value=0, max_value=10_000)
         action = serializers.ChoiceField(choices=["roll", "keep"])
         dice = serializers.ListField(
-            child=serializers.IntegerField(min_value=0, max_value=5),
+            child=StrictIntegerField(min_value=0, max_value=5),
             max_length=6,
             required=False,
         )

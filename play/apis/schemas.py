@@ -7,6 +7,7 @@ recursively."""
 from rest_framework import serializers
 
 from farkle_site.openapi import ErrorSerializer
+from farkle_site.query import QueryBooleanField, QueryIntegerField, QuerySerializer
 
 
 class PuzzleRefSerializer(serializers.Serializer):
@@ -367,15 +368,17 @@ class RulesSerializer(serializers.Serializer):
     tables = RulesTableSerializer(many=True)
 
 
-class LeaderboardQuerySerializer(serializers.Serializer):
-    page = serializers.IntegerField(min_value=1, default=1)
-    accounts = serializers.BooleanField(
+class LeaderboardQuerySerializer(QuerySerializer):
+    page = QueryIntegerField(min_value=1, default=1)
+    accounts = QueryBooleanField(
         default=False, help_text="Rank account holders only (fresh browsers left out)."
     )
 
 
-class VerifyQuerySerializer(serializers.Serializer):
-    attempt = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+class VerifyQuerySerializer(QuerySerializer):
+    attempt = QueryIntegerField(
+        required=False, min_value=1, max_value=2**63 - 1, help_text="A game of this puzzle."
+    )
 
 
 class VerifiedThrowSerializer(serializers.Serializer):

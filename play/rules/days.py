@@ -10,7 +10,10 @@ from farkle_site.domain import Invalid
 
 UTC = datetime.UTC
 
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# A day as URLs and query strings write it, for the OpenAPI schema too (ASCII digits: \d would
+# also match other scripts' digits).
+DAY_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+_DAY = re.compile(DAY_PATTERN)
 
 
 def day_of(now: datetime.datetime) -> datetime.date:
@@ -29,4 +32,4 @@ def parse_day(text: str) -> datetime.date:
             return datetime.date.fromisoformat(text)
     except ValueError:
         pass
-    raise Invalid("invalid_date", f"{text!r} is not a date (YYYY-MM-DD).")
+    raise Invalid("invalid_date", f"{text[:20]} is not a date (YYYY-MM-DD).")

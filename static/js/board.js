@@ -10,13 +10,16 @@
     this.url = node.dataset.url;
     this.par = parseInt(node.dataset.par, 10) || null;
     this.verify = node.dataset.verify || "";
-    this.page = parseInt(new URLSearchParams(window.location.search).get("page"), 10) || 1;
+    // The address's page and filter, written as the API takes them (a whole page number from 1,
+    // accounts=true); "1" is what the address said before the API took only true or false.
+    this.page = Math.max(1, parseInt(new URLSearchParams(window.location.search).get("page"), 10) || 1);
     this.pages = 1;
     var self = this;
     node.querySelector('[data-page="prev"]').addEventListener("click", function () { self.go(self.page - 1); });
     node.querySelector('[data-page="next"]').addEventListener("click", function () { self.go(self.page + 1); });
     document.addEventListener("farkle:finished", function () { self.load(); });
-    this.accounts = new URLSearchParams(window.location.search).get("accounts") === "1";
+    var shown = new URLSearchParams(window.location.search).get("accounts");
+    this.accounts = shown === "true" || shown === "1";
     var accounts = this.role("accounts");
     accounts.checked = this.accounts;
     accounts.addEventListener("change", function () {
@@ -37,7 +40,7 @@
     var url = new URL(window.location.href);
     if (page === 1) url.searchParams.delete("page");
     else url.searchParams.set("page", String(page));
-    if (this.accounts) url.searchParams.set("accounts", "1");
+    if (this.accounts) url.searchParams.set("accounts", "true");
     else url.searchParams.delete("accounts");
     window.history.replaceState(null, "", url);
     this.load();
@@ -46,7 +49,7 @@
   Board.prototype.load = function () {
     var self = this;
     self.node.setAttribute("aria-busy", "true");
-    F.api(self.url + "?page=" + self.page + (self.accounts ? "&accounts=1" : "")).then(function (data) {
+    F.api(self.url + "?page=" + self.page + (self.accounts ? "&accounts=true" : "")).then(function (data) {
       self.render(data);
     }).catch(function (err) {
       var rows = self.role("rows");

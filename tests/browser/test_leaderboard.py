@@ -151,3 +151,37 @@ def test_an_open_challenges_board_shows_once_i_finish_it_on_its_page(contexts):
 
     expect(note).to_be_hidden()
     expect(board.locator("tbody tr:not([data-role=reference])")).to_have_count(2)
+
+
+def test_account_holders_only_is_asked_of_the_api_as_true_and_kept_in_the_address(contexts):
+    # Issue 39 item 6: the API takes only true or false; the box asks for accounts=true, puts it in
+    # the address, and an address written as before (accounts=1) still opens the filtered board.
+    day = today().isoformat()
+    _others_finish(day, (250, 400))
+    signer = Client()
+    play_greedy(signer, post(signer, f"/api/daily/{day}/attempts").json(), bank_at=900)
+    signed = post(
+        signer, "/api/auth/signup", {"username": "holder", "password": "a long pass phrase 7"}
+    )
+    assert signed.status_code == 201, signed.json()
+    page = contexts.page()
+    page.goto("/leaderboard")
+    api_play(page.context, f"/api/daily/{day}/attempts", bank_at=300)
+    page.reload()
+    board = page.locator("[data-board]")
+    rows = board.locator("tbody tr:not([data-role=reference])")
+    expect(rows).to_have_count(4)
+
+    with page.expect_response(lambda r: "/leaderboard?" in r.url and "/api/" in r.url) as asked:
+        board.locator("[data-role=accounts]").check()
+    assert "accounts=true" in asked.value.url
+    assert asked.value.status == 200
+    expect(page).to_have_url("/leaderboard?accounts=true")
+    expect(rows).to_have_count(1)
+
+    for address in ("/leaderboard?accounts=true", "/leaderboard?accounts=1"):
+        with page.expect_response(lambda r: "/api/" in r.url and "leaderboard" in r.url) as asked:
+            page.goto(address)
+        assert (asked.value.status, "accounts=true" in asked.value.url) == (200, True), address
+        expect(board.locator("[data-role=accounts]")).to_be_checked()
+        expect(rows).to_have_count(1)

@@ -504,7 +504,7 @@ def test_leaderboard_filtered_to_account_holders(client, clock, db):
         )
         assert signed.status_code == 201
     everyone = players[1].get(URL).json()
-    accounts = players[0].get(URL + "?accounts=1").json()
+    accounts = players[0].get(URL + "?accounts=true").json()
     guest_view = players[1].get(URL + "?accounts=true").json()
     assert (everyone["players"], accounts["players"], accounts["accounts"]) == (3, 2, True)
     expected = sorted((games[0]["score"], games[2]["score"]), reverse=True)

@@ -137,7 +137,7 @@ def test_every_page_and_the_account_holders_board_are_hidden_too(day):
 
     for who in ("nobody", "playing"):
         second = day[who].get(URL, {"page": 2}).json()
-        accounts = day[who].get(URL, {"accounts": 1}).json()
+        accounts = day[who].get(URL, {"accounts": "true"}).json()
 
         assert second == hidden(3, page=2), who
         assert accounts == hidden(1, accounts=True), who

@@ -228,6 +228,9 @@ DOCUMENTED_OVERRIDES = {
     "rest_framework.fields.Field": {"to_representation", "to_internal_value", "validate"},
     "rest_framework.fields.CharField": {"to_representation", "to_internal_value"},
     "rest_framework.fields.IntegerField": {"to_representation", "to_internal_value"},
+    # "Custom fields": a field's .to_internal_value() and .to_representation() are its API
+    # (farkle_site.query's strict query-string fields).
+    "rest_framework.fields.BooleanField": {"to_representation", "to_internal_value"},
     "rest_framework.parsers.BaseParser": {"parse"},
     "rest_framework.parsers.JSONParser": {"parse"},
     "rest_framework.renderers.BaseRenderer": {"render"},
