@@ -123,6 +123,7 @@ def test_keep_options_carry_scores_and_next_risk(client):
             "dice_left": 5,
             "farkle_risk": RISK_5,
             "can_bank": True,
+            "bank_needs": None,
             "hot_dice": False,
         },
         {
@@ -131,6 +132,7 @@ def test_keep_options_carry_scores_and_next_risk(client):
             "dice_left": 5,
             "farkle_risk": RISK_5,
             "can_bank": True,
+            "bank_needs": None,
             "hot_dice": False,
         },
         {
@@ -139,6 +141,7 @@ def test_keep_options_carry_scores_and_next_risk(client):
             "dice_left": 4,
             "farkle_risk": RISK_4,
             "can_bank": True,
+            "bank_needs": None,
             "hot_dice": False,
         },
     ]
@@ -163,6 +166,7 @@ def test_keeping_all_six_dice_gives_six_back(client):
         "dice_left": 6,
         "farkle_risk": RISK_6,
         "can_bank": True,
+        "bank_needs": None,
         "hot_dice": True,
     }
 
