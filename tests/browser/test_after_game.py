@@ -123,6 +123,9 @@ def test_the_coach_helps_in_practice_and_never_in_the_official_game(contexts):
     board = page.locator("[data-play]")
     expect(board).not_to_have_attribute("data-state", "loading")
     board.locator("[data-action=roll]").click()
+    # The page's own start and roll both done (its step past 0), before this test acts on the
+    # same attempt through the API: "awaiting" alone matched the start, and the two rolls raced.
+    expect(board).to_have_attribute("data-step", re.compile(r"^[1-9]"))
     expect(board).to_have_attribute("data-state", re.compile("awaiting"))
     # The official game: no switch.
     expect(board.locator("[data-role=coach]")).to_be_hidden()
