@@ -32,7 +32,7 @@ from play.selectors.leaderboards import (
     leaderboard_shown,
 )
 from play.selectors.verification import verification_attempt
-from play.services.attempts import attempt_start, attempt_start_allowed
+from play.services.attempts import attempt_game, attempt_start, attempt_start_allowed
 from play.web.session import session_player, session_player_or_create
 from play.web.throttles import NewGuestThrottle
 
@@ -175,7 +175,10 @@ class PuzzleAttemptsApi(PuzzleApi):
         attempt_start_allowed(puzzle=puzzle, now=now)
         player = session_player_or_create(request, now=now)
         attempt = attempt_start(player=player, puzzle=puzzle, now=now)
-        return Response(attempt_data(attempt, attempt.game()), status=status.HTTP_201_CREATED)
+        # Its game remembered here: the first action, often served by this process, then reads
+        # no row (play/game_cache.py).
+        game = attempt_game(attempt)
+        return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
 
 
 class PuzzleLeaderboardApi(PuzzleApi):

@@ -113,6 +113,9 @@ def attempt_act(
     turn's time is refused (``turn_timed_out``) and the turn ends with nothing banked.
     """
     parsed = farkle.action_from_dict(action)
+    acted = _act_remembered(attempt_id, player_id, step, parsed, now)
+    if acted is not None:
+        return acted
     attempt = _attempt_of(attempt_id=attempt_id, player_id=player_id)
     game = _game(attempt)
     if _actionable(attempt, game, now=now) and _timed_out(attempt, now):
@@ -139,6 +142,50 @@ def attempt_act(
             attempt_id=current.pk,
         )
     return attempt, game
+
+
+def _act_remembered(
+    attempt_id: int,
+    player_id: int | None,
+    step: int,
+    action: farkle.Action,
+    now: datetime.datetime,
+) -> tuple[Attempt, farkle.Game] | None:
+    """The action applied to the row and game this process last read or wrote for the attempt,
+    and stored, without reading the row; None when that cannot be done so (not remembered here,
+    another step, a refusal to explain, or the row moved on meanwhile), for the caller to read
+    the row and act from it.
+
+    The remembered row is the stored one as long as the stored one is still at that step and
+    unfinished (play/game_cache.py); the write is conditional on exactly that, so a write that
+    lands proves the row it was computed from. A refusal (a finished game, the close, the
+    turn's clock, an action the engine refuses) is left to the long way, which reads the row:
+    the answer then says why from the row as it stands, never from a remembered one.
+    """
+    if player_id is None:
+        return None
+    remembered = game_cache.attempt_of(attempt_id=attempt_id, player_id=player_id)
+    if remembered is None:
+        return None
+    attempt, game = remembered
+    if step != attempt.step or not _actionable(attempt, game, now=now) or _timed_out(attempt, now):
+        return None
+    try:
+        game = game.apply(action)
+    except farkle.FarkleError:
+        return None
+    changes = _changes(attempt, game, action, now=now)
+    if not _write(attempt, game, changes, step=step):
+        # Another process (or the close) wrote the row meanwhile: what is remembered is stale.
+        game_cache.forget(attempt_id)
+        return None
+    return attempt, game
+
+
+def attempt_game(attempt: Attempt) -> farkle.Game:
+    """The game of an attempt just started or read (``Attempt.game``), remembered by this
+    process so that its next action need not read the row (play/game_cache.py)."""
+    return _game(attempt)
 
 
 def _game(attempt: Attempt) -> farkle.Game:
