@@ -13,6 +13,7 @@ from django.db import IntegrityError, connection, transaction
 
 import farkle
 from daily.rules.calendar import first_day, published_until
+from farkle_site.db import one_or_none
 from farkle_site.domain import NotFound
 from play.models import DAILY_GRACE, Puzzle
 from play.rules.days import day_start
@@ -68,7 +69,7 @@ def daily_get_or_create(
             return puzzle
         if _counters_read(puzzle, key):
             return puzzle
-    puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
+    puzzle = one_or_none(Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day))
     if puzzle is None:
         daily_create(day=day)
         puzzle = Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
@@ -136,10 +137,10 @@ def _counters_read(puzzle: Puzzle, key: str) -> bool:
     ``key``; False when its row is gone (a stale cache entry)."""
     # The same id, day and commitment (the commitment names the seed, hence the dice): the row
     # the cached copy was made of, whatever has become of the database since.
-    counters = (
-        Puzzle.objects.filter(pk=puzzle.pk, day=puzzle.day, commitment=puzzle.commitment)
-        .values_list(*_COUNTERS)
-        .first()
+    counters = one_or_none(
+        Puzzle.objects.filter(
+            pk=puzzle.pk, day=puzzle.day, commitment=puzzle.commitment
+        ).values_list(*_COUNTERS)
     )
     if counters is None:
         with _recent_lock:
