@@ -8,7 +8,9 @@ import uuid
 import pytest
 import time_machine
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from play.models import Attempt, Player, Puzzle
 from play.services import players as players_service
@@ -86,3 +88,19 @@ def test_a_refused_start_stores_no_player():
         response = post(Client(), f"/api/daily/{DAY}/attempts")
     assert (response.status_code, response.json()["code"]) == (409, "day_closed")
     assert Player.objects.count() == 0
+
+
+def _statements_on(queries, table: str) -> list[str]:
+    return [q["sql"].split()[0] for q in queries if f'"{table}"' in q["sql"]]
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_fresh_browsers_guest_is_inserted_without_a_read_first():
+    # A browser whose session names no player is nearly always new: its guest is inserted at
+    # once, and read only when the unique browser id refuses the insert (the test above).
+    client = Client()
+    client.get("/api/daily/today")
+    with CaptureQueriesContext(connection) as queries:
+        start_daily(client, DAY)
+    assert _statements_on(queries, "daily_player") == ["INSERT"]
+    assert Player.objects.get().pk == client.session[settings.PLAYER_SESSION_KEY]
