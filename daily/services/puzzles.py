@@ -46,7 +46,7 @@ def daily_create(*, day: datetime.date) -> bool:
 
 
 def daily_get_or_create(
-    *, day: datetime.date, now: datetime.datetime, recent: bool = False
+    *, day: datetime.date, now: datetime.datetime, recent: bool = False, counters: bool = True
 ) -> Puzzle:
     """The daily of ``day``, created on first use exactly as the rollover would; NotFound
     ``not_found`` for a day beyond the published horizon (whatever the client's clock says) or
@@ -59,12 +59,18 @@ def daily_get_or_create(
     With ``recent``, the counters of the day in play may be the ones this process read up to
     ``FARKLE_RECENT_COUNTERS_MS`` ago, with its own starts counted since: what a day's page shows
     ("n played today"), not what anything decides on.
+
+    Without ``counters``, a cached copy is returned as it is, its counters as old as the copy
+    and its row unproven: for a caller that reads no counter and proves the row by a write
+    conditional on it (a start: ``play.services.attempts.attempt_start``).
     """
     if day > published_until(now) or day < first_day():
         raise NotFound("not_found", f"There is no daily for {day.isoformat()}.")
     key = _cache_key(day)
     puzzle = cache.get(key)
     if puzzle is not None:
+        if not counters:
+            return puzzle
         if recent and now < puzzle.ends_at and _recent_counters_set(key, puzzle):
             return puzzle
         if _counters_read(puzzle, key):

@@ -104,3 +104,29 @@ def test_a_fresh_browsers_guest_is_inserted_without_a_read_first():
         start_daily(client, DAY)
     assert _statements_on(queries, "daily_player") == ["INSERT"]
     assert Player.objects.get().pk == client.session[settings.PLAYER_SESSION_KEY]
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_first_start_on_the_cached_daily_reads_no_puzzle_and_counts_it_once():
+    # The daily's page put the daily in the shared cache; the start needs none of its counters,
+    # and its count of the player, conditional on the row being the copy's, proves the copy.
+    client = Client()
+    client.get("/api/daily/today")
+    with CaptureQueriesContext(connection) as queries:
+        attempt = start_daily(client, DAY)
+    assert _statements_on(queries, "daily_puzzle") == ["UPDATE"]
+    assert (attempt["official"], Puzzle.objects.get(day=DAY).players) == (True, 1)
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_daily_closed_under_its_cached_copy_starts_no_official_game():
+    # The close came (as seen from a process whose clock is behind it) after the copy was
+    # cached: the count refuses the copy, the daily is read again, and the game is archive
+    # practice, counted nowhere.
+    client = Client()
+    client.get("/api/daily/today")
+    Puzzle.objects.filter(day=DAY).update(closed_at=NOON)
+    attempt = start_daily(client, DAY)
+    stands = Puzzle.objects.get(day=DAY)
+    assert (attempt["official"], attempt["deadline"], stands.players) == (False, None, 0)
+    assert list(stands.attempts.values_list("official", flat=True)) == [False]
