@@ -6,6 +6,7 @@ from django.db.models import Exists, OuterRef, Subquery
 
 from challenges.codes import InvalidCode, code_normalise
 from challenges.models import Challenge
+from farkle_site.db import one_or_none
 from farkle_site.domain import Invalid, NotFound
 from play.models import Attempt, Player, Puzzle
 
@@ -16,10 +17,10 @@ def challenge_get(*, code: str) -> Challenge:
         canonical = code_normalise(code)
     except InvalidCode as error:
         raise Invalid("invalid_code", str(error)) from None
-    challenge = (
-        Challenge.objects.select_related("puzzle", "creator")
-        .filter(puzzle__kind=Puzzle.Kind.CHALLENGE, puzzle__code=canonical)
-        .first()
+    challenge = one_or_none(
+        Challenge.objects.select_related("puzzle", "creator").filter(
+            puzzle__kind=Puzzle.Kind.CHALLENGE, puzzle__code=canonical
+        )
     )
     if challenge is None:
         raise NotFound("not_found", f"No challenge has the code {canonical}.")

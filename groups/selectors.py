@@ -12,6 +12,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
+from farkle_site.db import one_or_none
 from farkle_site.domain import Forbidden, Invalid, NotFound
 from groups.codes import InvalidCode, code_normalise
 from groups.models import Group, Membership, Removal
@@ -26,7 +27,7 @@ def group_get(*, code: str) -> Group:
         canonical = code_normalise(code)
     except InvalidCode as error:
         raise Invalid("invalid_code", str(error)) from None
-    group = Group.objects.select_related("creator").filter(code=canonical).first()
+    group = one_or_none(Group.objects.select_related("creator").filter(code=canonical))
     if group is None:
         raise NotFound("not_found", f"No group has the code {canonical}.")
     return group

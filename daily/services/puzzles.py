@@ -13,6 +13,7 @@ from django.db import IntegrityError, connection, transaction
 
 import farkle
 from daily.rules.calendar import first_day, published_until
+from farkle_site.db import one_or_none
 from farkle_site.domain import NotFound
 from play.models import DAILY_GRACE, Puzzle
 from play.rules.days import day_start
@@ -45,7 +46,7 @@ def daily_create(*, day: datetime.date) -> bool:
 
 
 def daily_get_or_create(
-    *, day: datetime.date, now: datetime.datetime, recent: bool = False
+    *, day: datetime.date, now: datetime.datetime, recent: bool = False, counters: bool = True
 ) -> Puzzle:
     """The daily of ``day``, created on first use exactly as the rollover would; NotFound
     ``not_found`` for a day beyond the published horizon (whatever the client's clock says) or
@@ -58,17 +59,23 @@ def daily_get_or_create(
     With ``recent``, the counters of the day in play may be the ones this process read up to
     ``FARKLE_RECENT_COUNTERS_MS`` ago, with its own starts counted since: what a day's page shows
     ("n played today"), not what anything decides on.
+
+    Without ``counters``, a cached copy is returned as it is, its counters as old as the copy
+    and its row unproven: for a caller that reads no counter and proves the row by a write
+    conditional on it (a start: ``play.services.attempts.attempt_start``).
     """
     if day > published_until(now) or day < first_day():
         raise NotFound("not_found", f"There is no daily for {day.isoformat()}.")
     key = _cache_key(day)
     puzzle = cache.get(key)
     if puzzle is not None:
+        if not counters:
+            return puzzle
         if recent and now < puzzle.ends_at and _recent_counters_set(key, puzzle):
             return puzzle
         if _counters_read(puzzle, key):
             return puzzle
-    puzzle = Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day).first()
+    puzzle = one_or_none(Puzzle.objects.filter(kind=Puzzle.Kind.DAILY, day=day))
     if puzzle is None:
         daily_create(day=day)
         puzzle = Puzzle.objects.get(kind=Puzzle.Kind.DAILY, day=day)
@@ -136,10 +143,10 @@ def _counters_read(puzzle: Puzzle, key: str) -> bool:
     ``key``; False when its row is gone (a stale cache entry)."""
     # The same id, day and commitment (the commitment names the seed, hence the dice): the row
     # the cached copy was made of, whatever has become of the database since.
-    counters = (
-        Puzzle.objects.filter(pk=puzzle.pk, day=puzzle.day, commitment=puzzle.commitment)
-        .values_list(*_COUNTERS)
-        .first()
+    counters = one_or_none(
+        Puzzle.objects.filter(
+            pk=puzzle.pk, day=puzzle.day, commitment=puzzle.commitment
+        ).values_list(*_COUNTERS)
     )
     if counters is None:
         with _recent_lock:

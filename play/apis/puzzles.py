@@ -32,7 +32,12 @@ from play.selectors.leaderboards import (
     leaderboard_shown,
 )
 from play.selectors.verification import verification_attempt
-from play.services.attempts import attempt_start, attempt_start_allowed
+from play.services.attempts import (
+    StalePuzzle,
+    attempt_game,
+    attempt_start,
+    attempt_start_allowed,
+)
 from play.web.session import session_player, session_player_or_create
 from play.web.throttles import NewGuestThrottle
 
@@ -161,6 +166,14 @@ class PuzzleApi(APIView, metaclass=ABCMeta):
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
         """The puzzle the URL names (a refusal when it names none)."""
 
+    def find_puzzle_to_start(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
+        """The puzzle the URL names, for a start; a kind of puzzle may give a copy not read from
+        its row (``puzzle_read`` False), which the start proves (``attempt_start``)."""
+        return self.find_puzzle(now=now, **url_kwargs)
+
+    # Whether ``find_puzzle_to_start`` reads the puzzle's row.
+    puzzle_read = True
+
 
 class PuzzleAttemptsApi(PuzzleApi):
     # Start an attempt: the player's first on an open puzzle is official, any later practice.
@@ -170,12 +183,21 @@ class PuzzleAttemptsApi(PuzzleApi):
 
     def post(self, request: Request, **url_kwargs: Any) -> Response:
         now = timezone.now()
-        puzzle = self.find_puzzle(now=now, **url_kwargs)
+        puzzle = self.find_puzzle_to_start(now=now, **url_kwargs)
         # Refused before the session's player is created: a refusal stores nothing.
         attempt_start_allowed(puzzle=puzzle, now=now)
         player = session_player_or_create(request, now=now)
-        attempt = attempt_start(player=player, puzzle=puzzle, now=now)
-        return Response(attempt_data(attempt, attempt.game()), status=status.HTTP_201_CREATED)
+        try:
+            attempt = attempt_start(player=player, puzzle=puzzle, now=now, read=self.puzzle_read)
+        except StalePuzzle:
+            # The copy was not the row as it stands (or a practice start needs the row): read.
+            puzzle = self.find_puzzle(now=now, **url_kwargs)
+            attempt_start_allowed(puzzle=puzzle, now=now)
+            attempt = attempt_start(player=player, puzzle=puzzle, now=now)
+        # Its game remembered here: the first action, often served by this process, then reads
+        # no row (play/game_cache.py).
+        game = attempt_game(attempt)
+        return Response(attempt_data(attempt, game), status=status.HTTP_201_CREATED)
 
 
 class PuzzleLeaderboardApi(PuzzleApi):

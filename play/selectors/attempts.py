@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 
+from farkle_site.db import one_or_none
 from play.models import Attempt, Player, Puzzle
 
 
@@ -64,4 +65,4 @@ def _attempt_with_puzzle(attempt_id: int, player_id: int | None) -> Attempt | No
     attempts = Attempt.objects.select_related("puzzle").filter(pk=attempt_id)
     if player_id is not None:
         attempts = attempts.filter(player_id=player_id)
-    return attempts.first()
+    return one_or_none(attempts)

@@ -42,7 +42,15 @@ def attempt_start_allowed(*, puzzle: Puzzle, now: datetime.datetime) -> None:
         raise Conflict(_closed_code(puzzle), "This puzzle is closed to new attempts.")
 
 
-def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> Attempt:
+class StalePuzzle(Exception):
+    """The copy of the puzzle a start was given is not the row as it stands (a copy kept in the
+    cache whose row has changed: closed, or another row under its id): start again from the row
+    read afresh."""
+
+
+def attempt_start(
+    *, player: Player, puzzle: Puzzle, now: datetime.datetime, read: bool = True
+) -> Attempt:
     """Start an attempt: the player's first on an open puzzle is official, any later one practice.
 
     Practice on an open puzzle plays dice of its own (issue 10: on the puzzle's dice a practice
@@ -51,9 +59,17 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
     after a daily ends, and after a challenge expires, nothing new starts. While the player's
     official game is unfinished no practice starts either: a double click or a second tab on
     "Play" must lead back to the one official game rather than to a practice game beside it.
+
+    ``read``: ``puzzle`` was read from its row by this request. Otherwise it is a copy (the
+    shared cache's daily, whose counters are not read for a start: nothing here needs them), and
+    the start proves it: by the official start's count of the puzzle, conditional on the row
+    being that copy's and still open, or (a start that counts no one) by a read of its id and
+    commitment; StalePuzzle when it is not the row, for the caller to read the puzzle and start
+    again.
     """
     attempt_start_allowed(puzzle=puzzle, now=now)
-    open_now = now < puzzle.ends_at
+    # A closed puzzle is played from the archive, even should the close have come early.
+    open_now = now < puzzle.ends_at and puzzle.closed_at is None
     fields = {
         "player": player,
         "puzzle": puzzle,
@@ -63,11 +79,20 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
         "deadline": puzzle.closes_at if open_now else None,
     }
     if not open_now:
+        _proven(puzzle, read)
         return Attempt.objects.create(official=False, **fields)
     attempt = Attempt(official=True, **fields)
-    if _official_insert(attempt):
+    counted = _official_insert(attempt)
+    if counted is None:
+        # The row is not the copy's, or closed since: a copy is read again; a row read by this
+        # request closed between its read and this count.
+        if not read:
+            raise StalePuzzle
+        raise Conflict(_closed_code(puzzle), "This puzzle is closed to new attempts.")
+    if counted:
         transaction.on_commit(partial(daily_player_counted, puzzle))
         return attempt
+    _proven(puzzle, read)
     official = Attempt.objects.get(player=player, puzzle=puzzle, official=True)
     if official.state != Attempt.State.FINISHED:
         raise Conflict(
@@ -78,19 +103,40 @@ def attempt_start(*, player: Player, puzzle: Puzzle, now: datetime.datetime) -> 
     return Attempt.objects.create(official=False, dice_source=Attempt.DiceSource.OWN, **fields)
 
 
-def _official_insert(attempt: Attempt) -> bool:
-    """Store ``attempt`` and count its player on the puzzle, unless the player has an official
-    attempt there already (False): the partial unique index decides between two simultaneous
-    first starts.
+def _proven(puzzle: Puzzle, read: bool) -> None:
+    """StalePuzzle unless ``puzzle`` was read by this request or its row is the copy's (a start
+    that counts no one: one lean read, as the counters' read was)."""
+    if not read and not Puzzle.objects.filter(pk=puzzle.pk, commitment=puzzle.commitment).exists():
+        raise StalePuzzle
+
+
+class _NotCounted(Exception):
+    pass
+
+
+def _official_insert(attempt: Attempt) -> bool | None:
+    """Store ``attempt`` and count its player on the puzzle (True), unless the player has an
+    official attempt there already (False: the partial unique index decides between two
+    simultaneous first starts), or the puzzle's row is not the one ``attempt.puzzle`` copies or
+    has closed (None: nothing stored).
 
     The insert comes first and the count last: the puzzle's row is the hottest of the midnight
     rush (every first start counts on it), and its lock is then held from the count to the
-    commit only.
+    commit only. The count is conditional on the row being the copy's (its id and commitment)
+    and open, which proves a copy of the puzzle that was not read (and waits for a close
+    holding the row, then sees it closed).
     """
+    puzzle = attempt.puzzle
     try:
         with transaction.atomic():
             attempt.save(force_insert=True)
-            Puzzle.objects.filter(pk=attempt.puzzle_id).update(players=F("players") + 1)
+            counted = Puzzle.objects.filter(
+                pk=puzzle.pk, commitment=puzzle.commitment, closed_at__isnull=True
+            ).update(players=F("players") + 1)
+            if counted != 1:
+                raise _NotCounted  # rolls the insert back
+    except _NotCounted:
+        return None
     except IntegrityError as error:
         if not violated(error, "attempt_one_official_per_player_and_puzzle"):
             raise
@@ -113,6 +159,9 @@ def attempt_act(
     turn's time is refused (``turn_timed_out``) and the turn ends with nothing banked.
     """
     parsed = farkle.action_from_dict(action)
+    acted = _act_remembered(attempt_id, player_id, step, parsed, now)
+    if acted is not None:
+        return acted
     attempt = _attempt_of(attempt_id=attempt_id, player_id=player_id)
     game = _game(attempt)
     if _actionable(attempt, game, now=now) and _timed_out(attempt, now):
@@ -139,6 +188,50 @@ def attempt_act(
             attempt_id=current.pk,
         )
     return attempt, game
+
+
+def _act_remembered(
+    attempt_id: int,
+    player_id: int | None,
+    step: int,
+    action: farkle.Action,
+    now: datetime.datetime,
+) -> tuple[Attempt, farkle.Game] | None:
+    """The action applied to the row and game this process last read or wrote for the attempt,
+    and stored, without reading the row; None when that cannot be done so (not remembered here,
+    another step, a refusal to explain, or the row moved on meanwhile), for the caller to read
+    the row and act from it.
+
+    The remembered row is the stored one as long as the stored one is still at that step and
+    unfinished (play/game_cache.py); the write is conditional on exactly that, so a write that
+    lands proves the row it was computed from. A refusal (a finished game, the close, the
+    turn's clock, an action the engine refuses) is left to the long way, which reads the row:
+    the answer then says why from the row as it stands, never from a remembered one.
+    """
+    if player_id is None:
+        return None
+    remembered = game_cache.attempt_of(attempt_id=attempt_id, player_id=player_id)
+    if remembered is None:
+        return None
+    attempt, game = remembered
+    if step != attempt.step or not _actionable(attempt, game, now=now) or _timed_out(attempt, now):
+        return None
+    try:
+        game = game.apply(action)
+    except farkle.FarkleError:
+        return None
+    changes = _changes(attempt, game, action, now=now)
+    if not _write(attempt, game, changes, step=step):
+        # Another process (or the close) wrote the row meanwhile: what is remembered is stale.
+        game_cache.forget(attempt_id)
+        return None
+    return attempt, game
+
+
+def attempt_game(attempt: Attempt) -> farkle.Game:
+    """The game of an attempt just started or read (``Attempt.game``), remembered by this
+    process so that its next action need not read the row (play/game_cache.py)."""
+    return _game(attempt)
 
 
 def _game(attempt: Attempt) -> farkle.Game:

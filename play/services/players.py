@@ -13,7 +13,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from farkle_site.db import violated
+from farkle_site.db import one_or_none, violated
 from farkle_site.domain import Conflict, Invalid, Unavailable
 from play.models import Player
 from play.rules.names import display_name_clean
@@ -127,22 +127,22 @@ def player_for_browser(
 
     Two first requests of one browser (a double click) carry the same browser id and find the
     same guest: the unique ``browser_id`` decides which of them creates it.
+
+    A guest is inserted first and read only when its browser has one already: this is called
+    for a browser whose session names no player, nearly always a fresh browser (the midnight
+    rush), whose guest a read beforehand would never find.
     """
     if user is not None and user.is_authenticated:
-        player = Player.objects.filter(user=user).first()
+        player = one_or_none(Player.objects.filter(user=user))
         if player is not None:
             return player
         # An account whose player was removed gets a new one, still its own.
         return player_create(now=now, user=user, display_name=display_name)
-    if browser_id is not None:
-        player = Player.objects.filter(browser_id=browser_id).first()
-        if player is not None:
-            return player
     try:
         return player_create(now=now, browser_id=browser_id, display_name=display_name)
     except IntegrityError:
-        # This browser's other first request (a double click) created its player meanwhile:
-        # the unique browser id refused the second one.
+        # This browser has its guest already (made by its other first request, a double click,
+        # or before its session was lost): the unique browser id refused a second one.
         if browser_id is None:
             raise
         return Player.objects.get(browser_id=browser_id)
@@ -198,7 +198,7 @@ def account_player(
 ) -> Player:
     """The account's player: its own, else the browser's player if no account holds it yet, else
     a new one."""
-    own = Player.objects.filter(user=user).first()
+    own = one_or_none(Player.objects.filter(user=user))
     if own is not None:
         own.user = user
         return own

@@ -8,7 +8,9 @@ import uuid
 import pytest
 import time_machine
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from play.models import Attempt, Player, Puzzle
 from play.services import players as players_service
@@ -86,3 +88,45 @@ def test_a_refused_start_stores_no_player():
         response = post(Client(), f"/api/daily/{DAY}/attempts")
     assert (response.status_code, response.json()["code"]) == (409, "day_closed")
     assert Player.objects.count() == 0
+
+
+def _statements_on(queries, table: str) -> list[str]:
+    return [q["sql"].split()[0] for q in queries if f'"{table}"' in q["sql"]]
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_fresh_browsers_guest_is_inserted_without_a_read_first():
+    # A browser whose session names no player is nearly always new: its guest is inserted at
+    # once, and read only when the unique browser id refuses the insert (the test above).
+    client = Client()
+    client.get("/api/daily/today")
+    with CaptureQueriesContext(connection) as queries:
+        start_daily(client, DAY)
+    assert _statements_on(queries, "daily_player") == ["INSERT"]
+    assert Player.objects.get().pk == client.session[settings.PLAYER_SESSION_KEY]
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_first_start_on_the_cached_daily_reads_no_puzzle_and_counts_it_once():
+    # The daily's page put the daily in the shared cache; the start needs none of its counters,
+    # and its count of the player, conditional on the row being the copy's, proves the copy.
+    client = Client()
+    client.get("/api/daily/today")
+    with CaptureQueriesContext(connection) as queries:
+        attempt = start_daily(client, DAY)
+    assert _statements_on(queries, "daily_puzzle") == ["UPDATE"]
+    assert (attempt["official"], Puzzle.objects.get(day=DAY).players) == (True, 1)
+
+
+@time_machine.travel(NOON, tick=False)
+def test_a_daily_closed_under_its_cached_copy_starts_no_official_game():
+    # The close came (as seen from a process whose clock is behind it) after the copy was
+    # cached: the count refuses the copy, the daily is read again, and the game is archive
+    # practice, counted nowhere.
+    client = Client()
+    client.get("/api/daily/today")
+    Puzzle.objects.filter(day=DAY).update(closed_at=NOON)
+    attempt = start_daily(client, DAY)
+    stands = Puzzle.objects.get(day=DAY)
+    assert (attempt["official"], attempt["deadline"], stands.players) == (False, None, 0)
+    assert list(stands.attempts.values_list("official", flat=True)) == [False]

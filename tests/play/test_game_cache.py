@@ -3,14 +3,17 @@ instead of replaying it, and never a game other than the stored actions' replay 
 has just read."""
 
 import dataclasses
+import datetime
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 import farkle
 from play import game_cache
 from play.models import Attempt
-from tests.daily.helpers import act, play_greedy, start_daily
+from tests.daily.helpers import act, greedy_action, play_greedy, start_daily
 from tests.moments import NOON
 
 DAY = "2026-11-29"
@@ -29,9 +32,9 @@ def test_every_action_of_a_game_finds_the_game_its_last_answer_left(client):
     attempt = start_daily(client, DAY)
     finished = play_greedy(client, attempt)
 
-    # One action per step; each but the first found the game the previous answer remembered,
-    # and the suite's check replayed each and found it equal.
-    assert game_cache.hits == finished["step"] - 1
+    # One action per step; each found the game (and the row) the previous answer remembered,
+    # the first the start's, and the suite's check replayed each and found it equal.
+    assert game_cache.hits == game_cache.rows_served == finished["step"]
     stored = Attempt.objects.get(pk=attempt["id"])
     assert (stored.step, stored.score) == (finished["step"], finished["score"])
     assert _replayed(attempt["id"]).score == finished["score"]
@@ -119,3 +122,36 @@ def test_another_browser_cannot_act_on_a_remembered_game(client):
 
     assert (refused.status_code, refused.json()["code"]) == (404, "not_found")
     assert Attempt.objects.get(pk=attempt["id"]).step == attempt["step"]
+
+
+def test_a_remembered_action_is_one_statement_the_conditional_update(client, settings):
+    """What an action must do with its game remembered: the session comes from the cache
+    (cached_db) and the throttle counts in Redis, so the database sees only the write, which
+    is also what proves the remembered row current. Without the memory (another process's
+    game), the row is read first."""
+    settings.FARKLE_CHECK_GAME_CACHE = False  # the check reads the row: production does not
+    attempt = act(client, start_daily(client, DAY), {"action": "roll"}).json()
+
+    with CaptureQueriesContext(connection) as queries:
+        attempt = act(client, attempt, greedy_action(attempt)).json()
+    assert [q["sql"].split()[0] for q in queries] == ["UPDATE"]
+    assert "daily_attempt" in queries[0]["sql"]
+
+    game_cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        moved = act(client, attempt, greedy_action(attempt)).json()
+    assert [q["sql"].split()[0] for q in queries] == ["SELECT", "UPDATE"]
+    assert moved["step"] == attempt["step"] + 1
+    assert _replayed(attempt["id"]).score == moved["score"]
+
+
+def test_the_check_refuses_a_remembered_row_that_differs_from_the_stored_one(client):
+    attempt = _until_keep(client, start_daily(client, DAY))
+    stored = Attempt.objects.select_related("puzzle").get(pk=attempt["id"])
+    # A row this process would hold wrongly: the same step, another clock.
+    stored.time_taken = datetime.timedelta(seconds=5)
+    game_cache.remember(stored, _replayed(attempt["id"]))
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+
+    with pytest.raises(AssertionError, match="differs from the stored one in time_taken"):
+        act(client, attempt, {"action": "keep", "dice": best["dice"], "then": "bank"})
