@@ -14,7 +14,7 @@ import farkle
 from challenges import selectors, services
 from challenges.codes import InvalidCode, code_display, code_normalise
 from challenges.texts import option_choices, options_lines, options_short, tie_break_note
-from farkle_site.codes import GROUP_LENGTH, crockford_display, crockford_read
+from farkle_site.codes import GROUP_LENGTH, crockford_display, crockford_read_as
 from farkle_site.domain import DomainError
 from farkle_site.drf import page_throttle_wait
 from farkle_site.views import too_many_requests
@@ -56,11 +56,8 @@ def enter(request: HttpRequest) -> HttpResponse:
         except InvalidCode:
             error = _("A code is 6 characters of 0-9 and A-Z, like K7M-2QX.")
         # A group's code typed here (one character longer): say so and lead to the group.
-        try:
-            group_code = crockford_read(typed[:40], length=GROUP_LENGTH, example="")
-        except InvalidCode:
-            pass
-        else:
+        group_code = crockford_read_as(typed[:40], length=GROUP_LENGTH)
+        if group_code is not None:
             shown = crockford_display(group_code)
             error = _("%(code)s is a group's code, not a challenge's.") % {"code": shown}
             other = {

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .game import AWAITING_KEEP, TURNS, Game, Throw
+from .game import AWAITING_KEEP, TURNS, Game, Throw, Turn
 from .solver import Decision, GameSolution, GameState, Solution, game_solution, solve
 from .tables import DEFAULT_TABLE, NO_HOUSE_RULES, HouseRules, Table
 from .turn import KeepOption, Sets, keep_option
@@ -250,7 +250,7 @@ def _states(game: Game) -> list[GameState]:
     return states
 
 
-def _cut_by_close(turn: Any) -> bool:
+def _cut_by_close(turn: Turn) -> bool:
     """A turn the close ended (farkle.Game.ended_by_close): done with throws, and neither banked,
     Farkled nor timed out."""
     return turn.done and bool(turn.throws) and not (turn.points or turn.farkle or turn.timed_out)

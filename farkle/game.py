@@ -257,6 +257,13 @@ class Game:
     def _may_open(self, points: int) -> bool:
         return self.turn_points + points >= self.rules.entry_minimum
 
+    def bank_needs(self, option: KeepOption) -> int | None:
+        """The points a turn needs to bank (the entry minimum) when keeping ``option`` leaves
+        this turn below them before a first bank; None when the minimum does not stop it."""
+        if self.opened or self._may_open(option.points):
+            return None
+        return self.rules.entry_minimum
+
     def ended_by_close(self) -> Game:
         """The game ended by its puzzle's close: banked points stay, points at risk are lost
         (docs/play.md), and turns not reached are not played."""

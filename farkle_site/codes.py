@@ -36,6 +36,15 @@ def crockford_pattern(length: int) -> str:
     return f"^[{ALPHABET}]{{{length}}}$"
 
 
+def crockford_read_as(text: str, *, length: int) -> str | None:
+    """The canonical code of ``length`` characters ``text`` reads as, or None: how a form given
+    the other kind's code recognises it."""
+    try:
+        return crockford_read(text, length=length, example="")
+    except InvalidCode:
+        return None
+
+
 def crockford_read(text: str, *, length: int, example: str) -> str:
     """The canonical code of what a player typed: any case, spaces and dashes, O for 0, I or L
     for 1; ``InvalidCode`` (its message citing ``example``) unless ``length`` characters remain."""

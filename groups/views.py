@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
-from farkle_site.codes import CHALLENGE_LENGTH, crockford_display, crockford_read
+from farkle_site.codes import CHALLENGE_LENGTH, crockford_display, crockford_read_as
 from farkle_site.domain import DomainError
 from farkle_site.drf import page_throttle_wait
 from farkle_site.views import too_many_requests
@@ -34,11 +34,8 @@ def enter(request: HttpRequest) -> HttpResponse:
         except InvalidCode:
             error = _("A group code is 7 characters of 0-9 and A-Z, like G7K-4M2Q.")
         # A challenge's code typed here (one character shorter): say so and lead to it.
-        try:
-            challenge_code = crockford_read(typed[:40], length=CHALLENGE_LENGTH, example="")
-        except InvalidCode:
-            pass
-        else:
+        challenge_code = crockford_read_as(typed[:40], length=CHALLENGE_LENGTH)
+        if challenge_code is not None:
             shown = crockford_display(challenge_code)
             error = _("%(code)s is a challenge's code, not a group's.") % {"code": shown}
             other = {

@@ -65,9 +65,6 @@ def attempt_data(
     table = game.table
     own = attempt.dice_source == Attempt.DiceSource.OWN
     seed = attempt.seed() if own else None
-    # Before a first bank under an entry minimum, a keep that leaves the turn below it may only
-    # roll on: the option says how much the turn needs, so a page can say why (issue 40).
-    minimum = 0 if game.opened else game.rules.entry_minimum
     options = [
         {
             "dice": list(option.positions),
@@ -75,9 +72,8 @@ def attempt_data(
             "dice_left": option.dice_left,
             "farkle_risk": _risk(option.dice_left, table, option.sets),
             "can_bank": option.may_bank,
-            "bank_needs": (
-                minimum if minimum and game.turn_points + option.points < minimum else None
-            ),
+            # Why a keep may not bank before a first bank (issue 40): a page can say so.
+            "bank_needs": game.bank_needs(option),
             "hot_dice": option.hot_dice,
         }
         for option in game.keep_options()

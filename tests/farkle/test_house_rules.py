@@ -304,3 +304,17 @@ def test_roll_value_beyond_the_cap_counts_the_next_states():
         expected += (40_050 + max(points) + after if points else after - 500) / 36
     game = solve_game(THREE_DICE, rules, turns=3)
     assert game.roll_value((3, True, 2), 40_050, 2) == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_keep_below_the_entry_minimum_says_what_the_turn_needs():
+    # Issue 40: before a first bank, a keep leaving the turn under the minimum names it; a keep
+    # that reaches it, a game with no minimum, and an opened game need nothing.
+    for seed in range(50):
+        game = Game.new(bytes([seed]) * 32, "farkle-challenge", HouseRules(500, 0)).apply(Roll())
+        if game.state == "awaiting_keep":
+            break
+    for option in game.keep_options():
+        assert game.bank_needs(option) == (500 if option.points < 500 else None)
+        assert option.may_bank is (option.points >= 500)
+    plain = Game.new(bytes([seed]) * 32, "farkle-challenge").apply(Roll())
+    assert {plain.bank_needs(o) for o in plain.keep_options()} == {None}
