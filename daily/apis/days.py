@@ -35,17 +35,17 @@ class DailyApi(PuzzleApi):
 
     today_allowed = True
     path_parameters = [DAY_OR_TODAY_PARAMETER]
+    # A start is given the shared cache's copy (below), which the start proves.
+    puzzle_read = False
+
+    def _day(self, text: str, now: datetime.datetime) -> datetime.date:
+        return day_or_today(text, now) if self.today_allowed else parse_day(text)
 
     def find_puzzle(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
-        text = url_kwargs["day"]
-        day = day_or_today(text, now) if self.today_allowed else parse_day(text)
-        return daily_get_or_create(day=day, now=now)
+        return daily_get_or_create(day=self._day(url_kwargs["day"], now), now=now)
 
     def find_puzzle_to_start(self, *, now: datetime.datetime, **url_kwargs: Any) -> Puzzle:
         # The shared cache's copy, its counters unread: a start needs none of them, and its
         # count of the player proves the copy (every fresh browser of the midnight rush).
-        text = url_kwargs["day"]
-        day = day_or_today(text, now) if self.today_allowed else parse_day(text)
+        day = self._day(url_kwargs["day"], now)
         return daily_get_or_create(day=day, now=now, counters=False)
-
-    puzzle_read = False
