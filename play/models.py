@@ -16,6 +16,8 @@ from farkle.fair import practice_seed
 DAILY_GRACE = datetime.timedelta(seconds=90)
 # Seed 001's timed modes: the seconds a challenge may give each turn.
 TURN_SECONDS = (30, 60, 90)
+# Issue 40: the site's colours (the default) or a colour-blind-safe set; more may come (issue 41).
+PALETTES = (("default", "default"), ("colourblind", "colour-blind safe"))
 
 
 class Player(models.Model):
@@ -33,6 +35,9 @@ class Player(models.Model):
     # guest rather than creating two; cleared once an account adopts the player.
     browser_id = models.UUIDField(null=True, blank=True, unique=True)
     created_at = models.DateTimeField()
+    # Issue 40: the colours of the share squares and the pages' marks, kept with the player so
+    # that an account's choice follows it to another browser (docs/play.md).
+    palette = models.CharField(max_length=12, choices=PALETTES, default="default")
 
     class Meta:
         # Each table here keeps the name it had when these models lived in daily/: a move of
@@ -210,6 +215,12 @@ class Attempt(models.Model):
     foresight = models.JSONField(null=True, blank=True)
     held = models.BooleanField(default=False)
     released_at = models.DateTimeField(null=True, blank=True)
+    # Issue 40: how well a finished official game decided, in tenths of a percent as the analysis
+    # shows it (98.8 % is 988), set as the player finishes it, so that the end screen can say
+    # where it stands among the puzzle's finished games without replaying any. None for practice,
+    # for games the close ended (the player did not finish them) and, until their analysis is
+    # first read, for games finished before it was kept.
+    accuracy_tenths = models.PositiveSmallIntegerField(null=True, blank=True)
     released_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -261,6 +272,21 @@ class Attempt(models.Model):
                 condition=Q(official=True, finished_at__isnull=False, held=False),
                 include=["player", "id", "finished_at"],
                 name="attempt_leaderboard",
+            ),
+            # The accuracy standing (play.selectors.analysis.accuracy_standing): the puzzle's
+            # graded games that the players finished, counted from the index alone. Its columns
+            # and condition change only as a game finishes, so the actions' updates stay HOT.
+            models.Index(
+                "puzzle",
+                "accuracy_tenths",
+                condition=Q(
+                    official=True,
+                    finished_at__isnull=False,
+                    held=False,
+                    finalised_at_close=False,
+                    accuracy_tenths__isnull=False,
+                ),
+                name="attempt_accuracy",
             ),
         ]
 

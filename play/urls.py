@@ -7,6 +7,7 @@ from django.urls import path
 from play.apis import analysis
 from play.apis import attempts as attempt_apis
 from play.apis import players as player_apis
+from play.apis import preferences
 from play.apis import rules as rules_apis
 
 urlpatterns = [
@@ -25,6 +26,7 @@ urlpatterns = [
         "attempts/<int:attempt_id>/coach", analysis.AttemptCoachApi.as_view(), name="attempt-coach"
     ),
     path("me", player_apis.MeApi.as_view(), name="me"),
+    path("me/preferences", preferences.PreferencesApi.as_view(), name="me-preferences"),
     path("auth/signup", player_apis.SignupApi.as_view(), name="auth-signup"),
     path("auth/login", player_apis.LoginApi.as_view(), name="auth-login"),
     path("auth/logout", player_apis.LogoutApi.as_view(), name="auth-logout"),

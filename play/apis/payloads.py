@@ -285,6 +285,15 @@ def analysis_data(found: Any) -> dict[str, Any]:
         "lost": round(analysis.lost, 2),
         "luck": round(analysis.luck, 2),
         "accuracy": round(analysis.accuracy, 1),
+        "accuracy_standing": (
+            None
+            if found.standing is None
+            else {
+                "rank": found.standing.rank,
+                "tied": found.standing.tied,
+                "players": found.standing.players,
+            }
+        ),
         "left_at_close": (
             None
             if analysis.left_at_close is None

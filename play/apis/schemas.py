@@ -490,6 +490,14 @@ class LeftAtCloseSerializer(serializers.Serializer):
     lost = serializers.FloatField(help_text="Their expected points, counted in `lost`.")
 
 
+class AccuracyStandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(
+        help_text="1 + the games strictly more accurate (as shown, to a tenth of a percent)."
+    )
+    tied = serializers.BooleanField(help_text="Another game has the same accuracy.")
+    players = serializers.IntegerField(help_text="The games compared, this one included.")
+
+
 class AnalysisSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The attempt.")
     puzzle = PuzzleRefSerializer()
@@ -502,6 +510,13 @@ class AnalysisSerializer(serializers.Serializer):
         help_text="What the dice gave beyond expectation: score = par - lost + luck."
     )
     accuracy = serializers.FloatField(help_text="100 × (1 - lost / par), at least 0.")
+    accuracy_standing = AccuracyStandingSerializer(
+        allow_null=True,
+        help_text="Issue 40: where this accuracy stands among the puzzle's official games that "
+        "their players finished (ranked; not those the close cut short). Only on such a game, "
+        "and so only to its player, who has finished, or to anyone once the puzzle has closed; "
+        "null on any other game.",
+    )
     left_at_close = LeftAtCloseSerializer(
         allow_null=True,
         help_text="A game the puzzle's close ended: what it left unplayed; null otherwise.",

@@ -16,8 +16,11 @@ from functools import lru_cache
 import farkle
 from farkle.analysis import Advice, Analysis, analyse, coach
 from farkle.bots import HARD, BotGame, play_all
+from django.db.models import Count, Q
+
 from farkle_site.domain import Conflict, NotFound
 from play.models import Attempt, Player, Puzzle
+from play.rules.accuracy import AccuracyStanding, accuracy_tenths
 from play.selectors.attempts import attempt_of_player, attempt_visible, official_finished
 
 
@@ -32,6 +35,9 @@ class AttemptAnalysis:
     bots: dict[str, BotGame] | None
     # Whether the bots' games may be shown throw by throw (else only their scores).
     bot_games: bool
+    # Where its accuracy stands among the puzzle's games their players finished (issue 40);
+    # None unless it is one of them.
+    standing: AccuracyStanding | None = None
 
 
 @lru_cache(maxsize=512)
@@ -68,16 +74,62 @@ def attempt_analysis(
     if not game.finished:
         raise Conflict("wrong_state", "The analysis comes once the game is finished.")
     shown = bots_visible(attempt=attempt, player=player, now=now)
+    analysis = analyse(game)
     # A practice game's own dice are revealed with it (its seed), so its bots may show them too.
     games = _closed(attempt.puzzle, now) or attempt.dice_source == Attempt.DiceSource.OWN
     return AttemptAnalysis(
         attempt=attempt,
         game=game,
-        analysis=analyse(game),
+        analysis=analysis,
+        standing=accuracy_standing(attempt=attempt, analysis=analysis),
         bots=bots_on(attempt.seed(), attempt.puzzle.table, attempt.puzzle.rules())
         if shown
         else None,
         bot_games=games,
+    )
+
+
+def _finished_by_player(attempt: Attempt) -> bool:
+    """An official game its player finished, ranked (not held): one the standing counts."""
+    return (
+        attempt.official
+        and attempt.finished_at is not None
+        and not attempt.held
+        and not attempt.finalised_at_close
+    )
+
+
+def accuracy_standing(*, attempt: Attempt, analysis: Analysis) -> AccuracyStanding | None:
+    """Where a finished official game's accuracy stands among the games of its puzzle that their
+    players finished and that are ranked (the close's cut games and held games are not); None for
+    any other game.
+
+    Only ever asked of a game its caller may see analysed: their own finished one (so they have
+    played), or anyone's once the puzzle has closed. One count over the index
+    ``attempt_accuracy``, in proportion to the puzzle's finished games (docs/performance.md)."""
+    if not _finished_by_player(attempt):
+        return None
+    mine = accuracy_tenths(analysis)
+    if attempt.accuracy_tenths is None:
+        # Finished before accuracy was kept: graded now, once.
+        Attempt.objects.filter(pk=attempt.pk, accuracy_tenths__isnull=True).update(
+            accuracy_tenths=mine
+        )
+        attempt.accuracy_tenths = mine
+    counts = Attempt.objects.filter(
+        puzzle_id=attempt.puzzle_id,
+        official=True,
+        finished_at__isnull=False,
+        held=False,
+        finalised_at_close=False,
+        accuracy_tenths__isnull=False,
+    ).aggregate(
+        higher=Count("accuracy_tenths", filter=Q(accuracy_tenths__gt=mine)),
+        same=Count("accuracy_tenths", filter=Q(accuracy_tenths=mine)),
+        players=Count("accuracy_tenths"),
+    )
+    return AccuracyStanding(
+        rank=1 + counts["higher"], tied=counts["same"] > 1, players=counts["players"]
     )
 
 

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import farkle
+from farkle.analysis import analyse
 from daily.services.puzzles import daily_player_counted
 from farkle_site.db import violated
 from farkle_site.domain import Conflict, NotFound
@@ -19,6 +20,7 @@ from play import game_cache
 from play.models import Attempt, Player, Puzzle, ScoreCount
 from play.selectors.attempts import attempt_of_player
 from play.services.foresight import foresight_fields
+from play.rules.accuracy import accuracy_tenths
 
 
 def _closed_code(puzzle: Puzzle) -> str:
@@ -306,6 +308,9 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
     if counted:
         # Checked once, as the game finishes: a held game is not counted (docs/foresight.md).
         changes.update(foresight_fields(puzzle=attempt.puzzle, actions=changes["actions"]))
+        # Graded now (under a millisecond), so that the end screen's standing by accuracy
+        # counts from an index rather than replaying the day's games (issue 40).
+        changes["accuracy_tenths"] = accuracy_tenths(analyse(game))
         counted = not changes["held"]
     with transaction.atomic() if counted else nullcontext():
         if not _store(attempt, step, changes):
