@@ -4,10 +4,9 @@ and accounts, the rules (the daily's endpoints are in ``daily.urls``, the challe
 
 from django.urls import path
 
-from play.apis import analysis
+from play.apis import analysis, preferences
 from play.apis import attempts as attempt_apis
 from play.apis import players as player_apis
-from play.apis import preferences
 from play.apis import rules as rules_apis
 
 urlpatterns = [

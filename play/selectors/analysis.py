@@ -13,11 +13,11 @@ import datetime
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.db.models import Count, Q
+
 import farkle
 from farkle.analysis import Advice, Analysis, analyse, coach
 from farkle.bots import HARD, BotGame, play_all
-from django.db.models import Count, Q
-
 from farkle_site.domain import Conflict, NotFound
 from play.models import Attempt, Player, Puzzle
 from play.rules.accuracy import AccuracyStanding, accuracy_tenths

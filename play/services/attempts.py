@@ -12,15 +12,15 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import farkle
-from farkle.analysis import analyse
 from daily.services.puzzles import daily_player_counted
+from farkle.analysis import analyse
 from farkle_site.db import violated
 from farkle_site.domain import Conflict, NotFound
 from play import game_cache
 from play.models import Attempt, Player, Puzzle, ScoreCount
+from play.rules.accuracy import accuracy_tenths
 from play.selectors.attempts import attempt_of_player
 from play.services.foresight import foresight_fields
-from play.rules.accuracy import accuracy_tenths
 
 
 def _closed_code(puzzle: Puzzle) -> str:

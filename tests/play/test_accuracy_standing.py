@@ -44,7 +44,8 @@ def test_the_standing_ranks_finished_games_by_accuracy_and_says_ties(clock):
     thresholds = [300, 300, 1000, 500, 2000]
     players = [Client() for _ in thresholds]
     games = [
-        play_greedy(c, start_daily(c, DAY), bank_at=bank) for c, bank in zip(players, thresholds)
+        play_greedy(c, start_daily(c, DAY), bank_at=bank)
+        for c, bank in zip(players, thresholds, strict=True)
     ]
     # Someone still playing is not counted: only finished games are.
     playing = Client()
@@ -53,7 +54,7 @@ def test_the_standing_ranks_finished_games_by_accuracy_and_says_ties(clock):
     accuracies = [engine_accuracy(g["id"]) for g in games]
     assert accuracies[0] == accuracies[1]
     assert len(set(accuracies)) >= 3, accuracies
-    for client, game, accuracy in zip(players, games, accuracies):
+    for client, game, accuracy in zip(players, games, accuracies, strict=True):
         # Kept at the finish, in tenths of the percent shown.
         assert stored(game["id"])["accuracy_tenths"] == round(accuracy * 10)
         shown = standing(client, game["id"])
