@@ -34,11 +34,17 @@
     var figure = F.el("figure", { class: "histogram", "data-role": "my-distribution" });
     panel.appendChild(F.el("h3", { text: _("My dailies") }));
     panel.appendChild(figure);
-    F.histogram(figure, buckets, {
-      mine: score,
-      mineLabel: _("Today"),
-      caption: _("My scores, in bars of 500 points (latest 30 dailies)."),
-    });
+    function draw() {
+      F.histogram(figure, buckets, {
+        mine: score,
+        mineLabel: _("Today"),
+        caption: _("My scores, in bars of 500 points (latest 30 dailies)."),
+      });
+    }
+    draw();
+    // Drawn at its width, which a folded panel (the end screen's "More", issue 40) has not yet.
+    var fold = panel.closest("details");
+    if (fold) fold.addEventListener("toggle", function () { if (fold.open) draw(); });
   }
 
   function renderCountdown(panel) {
@@ -98,7 +104,7 @@
         return;
       }
       event.stopImmediatePropagation();
-      navigator.share({ text: text }).catch(function (err) {
+      navigator.share({ text: typeof text === "function" ? text() : text }).catch(function (err) {
         if (err && err.name === "AbortError") return;
         button.dataset.shareFallback = "1";
         button.click();

@@ -24,10 +24,13 @@
   var renderer = new P.Renderer(root);
 
   // Everything the board shows follows from these, as the API last answered.
-  var model = { config: config, puzzle: null, attempt: null, selection: [], busy: false, events: [], board: undefined, share: null };
+  var model = { config: config, puzzle: null, attempt: null, selection: [], busy: false, events: [], board: undefined,
+    analysis: undefined, share: null };
   var vm = null;
 
   function render() {
+    // The player's palette (static/js/palette.js): the share squares and the legend follow it.
+    model.squares = window.FarklePalette ? window.FarklePalette.squares() : null;
     vm = P.model.view(model);
     renderer.render(vm);
     clockShow();
@@ -130,6 +133,26 @@
     });
   }
 
+  /* Issue 40: the finished game's analysis leads the end screen (accuracy, points lost, the
+   * standing) and its accuracy goes into the share text. */
+  function loadAnalysis(attempt) {
+    model.analysis = undefined;
+    F.api("/api/attempts/" + attempt.id + "/analysis").then(function (data) {
+      if (model.attempt !== attempt) return;
+      model.analysis = data;
+      render();
+    }).catch(function () {
+      if (model.attempt !== attempt) return;
+      model.analysis = null;
+      render();
+    });
+  }
+
+  function finishedNow(attempt) {
+    loadBoard(attempt);
+    loadAnalysis(attempt);
+  }
+
   /* A new state of the attempt, with the events that made it. */
   function received(attempt, events) {
     var wasFinished = model.attempt && model.attempt.id === attempt.id && model.attempt.state === "finished";
@@ -138,7 +161,7 @@
     model.selection = [];
     model.share = null;
     selectionSave();
-    if (attempt.state === "finished" && !wasFinished) loadBoard(attempt);
+    if (attempt.state === "finished" && !wasFinished) finishedNow(attempt);
     return render();
   }
 
@@ -282,6 +305,12 @@
     if (action.dataset.action === "share") share();
     else if (action.dataset.action === "practice") startPractice();
   });
+  renderer.ui.end.addEventListener("change", function (event) {
+    if (event.target.dataset.role !== "palette-switch" || !window.FarklePalette) return;
+    window.FarklePalette.set(event.target.checked ? "colourblind" : "default");
+  });
+  // The palette changed (here, or synced from the player's account): redraw the squares.
+  document.addEventListener("farkle:palette", function () { if (vm) render(); });
 
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
@@ -328,7 +357,7 @@
         model.attempt = state;
         model.events = [];
         model.selection = selectionRestore();
-        if (state.state === "finished") loadBoard(state);
+        if (state.state === "finished") finishedNow(state);
         var shown = render();
         if (state.state !== "finished") {
           var resumed = _("Game resumed.");

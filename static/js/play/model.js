@@ -133,21 +133,42 @@
     return { parts: parts, assertive: assertive };
   }
 
+  // The site's squares unless the page gives the player's palette's (static/js/palette.js).
   var SQUARES = { farkle: "🟥", low: "🟨", mid: "🟩", high: "🟦", none: "⬜" };
 
-  function square(turn) {
-    if (!turn || !turn.done) return SQUARES.none;
-    if (turn.farkle || turn.timed_out) return SQUARES.farkle;
-    if (turn.points >= 1000) return SQUARES.high;
-    if (turn.points >= 500) return SQUARES.mid;
-    if (turn.points > 0) return SQUARES.low;
-    return SQUARES.none;
+  function square(turn, set) {
+    if (!turn || !turn.done) return set.none;
+    if (turn.farkle || turn.timed_out) return set.farkle;
+    if (turn.points >= 1000) return set.high;
+    if (turn.points >= 500) return set.mid;
+    if (turn.points > 0) return set.low;
+    return set.none;
   }
 
-  function strip(attempt, total) {
+  function strip(attempt, total, set) {
     var squares = "";
-    for (var n = 1; n <= total; n++) squares += square(turnOf(attempt, n));
+    for (var n = 1; n <= total; n++) squares += square(turnOf(attempt, n), set || SQUARES);
     return squares;
+  }
+
+  /* Issue 40: how well the player decided, first. The analysis as the API sent it (undefined
+   * while asked, null when it failed): accuracy, the points the decisions lost (what the close
+   * left undone is said apart), and the standing among the puzzle's finished games. */
+  function verdict(attempt, analysis, puzzle) {
+    if (analysis === undefined) return { state: "loading" };
+    if (analysis === null) return { state: "failed" };
+    var left = analysis.left_at_close;
+    return {
+      state: "ready",
+      accuracy: analysis.accuracy,
+      lost: Math.round(analysis.lost - (left ? left.lost : 0)),
+      standing: analysis.accuracy_standing || null,
+      // Others may still finish while the puzzle is open: the standing is "so far".
+      soFar: !!puzzle && puzzle.status === "open",
+      practice: !attempt.official,
+      luck: Math.round(analysis.luck),
+      left: left || null,
+    };
   }
 
   function rankLine(attempt, board) {
@@ -167,6 +188,8 @@
     var puzzle = input.puzzle;
     var board = input.board;
     var where = config.kind === "daily" ? "date=" + config.date : "code=" + config.code;
+    var set = input.squares || SQUARES;
+    var judged = verdict(attempt, input.analysis, puzzle);
     return {
       key: attempt.id,
       official: attempt.official,
@@ -180,10 +203,14 @@
       // bars: it is marked as practice, never as "You" on a bar it does not count in.
       histogram: board && board.distribution && board.players ? { buckets: board.distribution.histogram, mine: attempt.score, par: config.par,
         practice: !attempt.official, players: board.players, median: board.distribution.median, best: board.distribution.best } : null,
-      strip: strip(attempt, total),
+      verdict: judged,
+      analysis: input.analysis || null,
+      strip: strip(attempt, total, set),
+      legend: set,
       share: {
         label: config.shareLabel, url: config.shareUrl, challenge: config.kind === "challenge",
-        practice: !attempt.official, score: attempt.score, squares: strip(attempt, total),
+        practice: !attempt.official, score: attempt.score, squares: strip(attempt, total, set),
+        accuracy: judged.state === "ready" ? judged.accuracy : null,
         status: input.share || null,
       },
       boardLink: config.kind === "daily" && !config.archive && !config.boardOnPage ? "/leaderboard" : "#board-title",
@@ -286,7 +313,8 @@
   }
 
   /* The whole board as plain data. `input`: {config, puzzle, attempt, selection, busy, events,
-   * board (undefined: not asked yet, null: failed), share}. */
+   * board and analysis (undefined: not asked yet, null: failed), share, squares (the palette's,
+   * by kind of turn)}. */
   function view(input) {
     var puzzle = input.puzzle || null;
     var attempt = input.attempt || null;

@@ -64,10 +64,16 @@
     return t ? TEXTS[t.id](t.args) : "";
   }
 
+  /* The result as text, without dice: the score with the accuracy beside it (issue 40), the
+   * squares of the player's palette, the link. */
   function shareText(share) {
     var head = "Farkle Daily " + (share.challenge ? _("challenge") + " " : "") + share.label;
     if (share.practice) head += " (" + _("practice") + ")";
-    return head + ": " + F.fmt(share.score) + "\n" + share.squares + "\n" + share.url;
+    var result = F.fmt(share.score);
+    if (share.accuracy !== null && share.accuracy !== undefined) {
+      result += " · " + say(_("accuracy %(accuracy)s"), { accuracy: F.pct(share.accuracy / 100, 1) });
+    }
+    return head + ": " + result + "\n" + share.squares + "\n" + share.url;
   }
 
   function Renderer(root) {
@@ -82,7 +88,7 @@
       keepRoll: root.querySelector('[data-action="keep-roll"]'),
       keepBank: root.querySelector('[data-action="keep-bank"]'),
     };
-    this.drawn = { dice: null, banner: null, end: null, board: null };
+    this.drawn = { dice: null, banner: null, end: null, board: null, analysis: null };
     this.bannerTimer = null;
   }
 
@@ -230,19 +236,47 @@
     }
   };
 
+  /* "1st", "2nd", "23rd"; French "1er", "2e": the page's language's ordinal of a rank. */
+  function ordinal(n) {
+    var lang = (document.documentElement.lang || "en").slice(0, 2);
+    if (lang === "fr") return F.fmt(n) + (n === 1 ? "er" : "e");
+    if (lang !== "en") return F.fmt(n);
+    var suffix = { one: "st", two: "nd", few: "rd", other: "th" };
+    return F.fmt(n) + suffix[new Intl.PluralRules("en", { type: "ordinal" }).select(n)];
+  }
+
+  /* Issue 40: where the player's accuracy stands, ties said as ties ("Tied for 1st"). */
+  function standingLine(verdict) {
+    var s = verdict.standing;
+    if (!s) return verdict.practice ? _("Practice games are not ranked.") : "";
+    var args = { rank: ordinal(s.rank), players: F.fmt(s.players) };
+    if (s.tied) {
+      return say(verdict.soFar ? _("By accuracy: tied for %(rank)s of %(players)s so far") : _("By accuracy: tied for %(rank)s of %(players)s"), args);
+    }
+    return say(verdict.soFar ? _("By accuracy: %(rank)s of %(players)s so far") : _("By accuracy: %(rank)s of %(players)s"), args);
+  }
+
+  function signed(value) {
+    return (value >= 0 ? "+" : "−") + F.fmt(Math.abs(value));
+  }
+
   Renderer.prototype.end = function (end) {
     var node = this.ui.end;
     if (!end) {
       node.hidden = true;
       this.drawn.end = null;
       this.drawn.board = null;
+      this.drawn.analysis = null;
       return;
     }
     if (this.drawn.end !== end.key) {
       this.drawn.end = end.key;
       this.drawn.board = null;
+      this.drawn.analysis = null;
       this.buildEnd(end);
     }
+    this.lastEnd = end;
+    this.verdict(end);
     var rank = node.querySelector('[data-role="rank"]');
     rank.textContent = words(end.rank);
     // The same leaderboard answer (the same buckets) is drawn once.
@@ -258,12 +292,58 @@
         }),
       });
     }
+    // The squares follow the player's palette, which may change while the panel is shown.
+    node.querySelector('[data-role="turn-strip"]').textContent = end.strip;
+    var legend = end.legend;
+    node.querySelector('[data-role="legend"]').textContent = say(
+      _("%(farkle)s Farkle · %(low)s under 500 · %(mid)s 500 to 999 · %(high)s 1,000 or more · %(none)s nothing banked"), legend);
+    var palette = node.querySelector('[data-role="palette-switch"]');
+    palette.checked = !!window.FarklePalette && window.FarklePalette.current() === "colourblind";
     var status = node.querySelector('[data-role="share-status"]');
     var fallback = node.querySelector('[data-role="share-fallback"]');
+    fallback.querySelector("textarea").value = shareText(end.share);
     fallback.hidden = end.share.status !== "fallback";
     status.textContent = end.share.status === "copied"
       ? _("Copied! Paste it anywhere.")
       : end.share.status === "fallback" ? _("The clipboard is not available here: copy the text below.") : "";
+  };
+
+  /* The verdict (issue 40): accuracy, the points the decisions lost, the standing; then the
+   * score and the luck in one line. Filled again when the analysis arrives. */
+  Renderer.prototype.verdict = function (end) {
+    var node = this.ui.end;
+    var v = end.verdict;
+    var box = node.querySelector('[data-role="verdict"]');
+    box.dataset.state = v.state;
+    var accuracy = node.querySelector('[data-role="verdict-accuracy"]');
+    var lost = node.querySelector('[data-role="verdict-lost"]');
+    var standing = node.querySelector('[data-role="verdict-standing"]');
+    var luck = node.querySelector('[data-role="luck"]');
+    if (v.state !== "ready") {
+      accuracy.textContent = "–";
+      lost.textContent = v.state === "loading" ? _("Analysing your decisions…") : _("The analysis is not available right now.");
+      standing.textContent = "";
+      luck.textContent = "";
+      return;
+    }
+    accuracy.textContent = F.pct(v.accuracy / 100, 1);
+    lost.textContent = say(_("%(lost)s expected points lost to decisions"), { lost: F.fmt(v.lost) });
+    standing.textContent = standingLine(v);
+    luck.textContent = say(_("luck %(luck)s"), { luck: signed(v.luck) });
+    var left = node.querySelector('[data-role="left-at-close"]');
+    left.hidden = !v.left;
+    if (v.left) {
+      // Issue 40: a game the close ended is graded on what it left undone too, said plainly, so
+      // that score = par - lost + luck still reads true.
+      left.textContent = say(F.ngettext(
+        "The close ended this game at turn %(turn)s: %(turns)s turn unplayed, worth %(lost)s expected points, counts as lost.",
+        "The close ended this game at turn %(turn)s: %(turns)s turns unplayed, worth %(lost)s expected points, count as lost.",
+        v.left.turns), { turn: v.left.turn, turns: v.left.turns, lost: F.fmt(Math.round(v.left.lost)) });
+    }
+    if (this.drawn.analysis !== end.key && window.FarkleAnalysis) {
+      this.drawn.analysis = end.key;
+      window.FarkleAnalysis.fill(node.querySelector('[data-role="end-analysis"]'), end.analysis);
+    }
   };
 
   Renderer.prototype.buildEnd = function (end) {
@@ -271,48 +351,83 @@
     node.textContent = "";
     node.hidden = false;
     node.setAttribute("aria-labelledby", "end-title");
-    node.appendChild(F.el("h2", { id: "end-title", text: _("Game over") }));
-    node.appendChild(F.el("span", { class: "badge" + (end.official ? "" : " practice"), text: end.official ? _("Official") : _("Practice") }));
-    node.appendChild(F.el("div", { class: "final", "data-role": "final-score", text: F.fmt(end.score) }));
-    if (end.par) {
-      var vs = end.par.diff >= 0
-        ? say(_("%(diff)s above par (%(par)s)"), { diff: F.fmt(end.par.diff), par: F.fmt(end.par.par) })
-        : say(_("%(diff)s below par (%(par)s)"), { diff: F.fmt(-end.par.diff), par: F.fmt(end.par.par) });
-      node.appendChild(F.el("p", { class: "vs-par", text: vs }));
-    }
+    node.appendChild(F.el("div", { class: "end-head" }, [
+      F.el("h2", { id: "end-title", text: _("Game over") }),
+      F.el("span", { class: "badge" + (end.official ? "" : " practice"), text: end.official ? _("Official") : _("Practice") }),
+    ]));
+    // Issue 40: how well the player decided comes first; the score, mostly the dice's, is context.
+    node.appendChild(F.el("div", { class: "verdict", "data-role": "verdict", "aria-live": "polite" }, [
+      F.el("p", { class: "verdict-main", "data-role": "accuracy" }, [
+        F.el("span", { class: "verdict-label", text: _("Accuracy") }), " ",
+        F.el("strong", { class: "verdict-figure", "data-role": "verdict-accuracy", text: "–" }),
+      ]),
+      F.el("p", { class: "verdict-lost", "data-role": "verdict-lost" }),
+      F.el("p", { class: "verdict-standing", "data-role": "verdict-standing" }),
+    ]));
+    node.appendChild(F.el("p", { class: "end-context", "data-role": "context" }, [
+      _("Score") + " ", F.el("strong", { "data-role": "final-score", text: F.fmt(end.score) }),
+      end.par ? " · " + _("par") + " " + F.fmt(end.par.par) : "",
+      " · ", F.el("span", { "data-role": "luck" }),
+    ]));
+    node.appendChild(F.el("p", { class: "notice", "data-role": "left-at-close", hidden: true }));
     if (end.closedEarly) {
       node.appendChild(F.el("p", { class: "notice", text: _("The day closed before this game ended: its banked points count.") }));
     }
     // Held by the foresight check: the score stands, the leaderboard waits for an operator.
     if (end.held) node.appendChild(F.el("p", { class: "notice", "data-role": "held", text: end.held }));
-    node.appendChild(F.el("p", { class: "rank", "data-role": "rank" }));
-    // Issue 12: the analysis, the optimal player and the bots (static/js/analysis.js).
-    if (window.FarkleAnalysis) node.appendChild(window.FarkleAnalysis.section(end.key));
-    node.appendChild(F.el("figure", { class: "histogram", "data-role": "end-histogram", hidden: true }));
-    node.appendChild(F.el("p", { class: "turn-strip", "aria-hidden": "true", text: end.strip }));
-    node.appendChild(F.el("p", { class: "legend", text: _("🟥 Farkle · 🟨 under 500 · 🟩 500 to 999 · 🟦 1,000 or more · ⬜ nothing banked") }));
+    node.appendChild(F.el("p", { class: "turn-strip", "data-role": "turn-strip", "aria-hidden": "true" }));
 
     var fallback = F.el("div", { class: "share-fallback", "data-role": "share-fallback", hidden: true }, [
       F.el("label", { for: "share-text", text: _("Copy this text to share it:") }),
       F.el("textarea", { id: "share-text", readonly: true, rows: "3", "data-role": "share-text" }),
     ]);
-    fallback.querySelector("textarea").value = shareText(end.share);
     var row = F.el("div", { class: "share-row" }, [
       F.el("button", { type: "button", class: "btn gold", "data-action": "share" }, ["📋 " + _("Share")]),
-      F.el("a", { class: "btn", href: end.boardLink, text: _("Leaderboard") }),
+      F.el("a", { class: "btn", "data-role": "replay-link", href: "/attempts/" + end.key + "/replay", text: _("Replay: every decision graded") }),
     ]);
-    if (end.again) row.appendChild(F.el("button", { type: "button", class: "btn", "data-action": "practice", text: words({ id: end.again }) }));
-    if (end.verifyHref) row.appendChild(F.el("a", { class: "btn", "data-role": "verify-practice", href: end.verifyHref, text: _("Check these dice") }));
     node.appendChild(row);
+    node.appendChild(F.el("label", { class: "palette-switch small" }, [
+      F.el("input", { type: "checkbox", "data-role": "palette-switch" }),
+      " " + _("Colour-blind-safe colours (squares and marks)"),
+    ]));
     node.appendChild(F.el("span", { class: "small muted", "data-role": "share-status", role: "status" }));
     node.appendChild(fallback);
+    var links = F.el("p", { class: "end-links" }, [F.el("a", { class: "btn", href: end.boardLink, text: _("Leaderboard") })]);
+    if (end.again) links.appendChild(F.el("button", { type: "button", class: "btn", "data-action": "practice", text: words({ id: end.again }) }));
+    if (end.verifyHref) links.appendChild(F.el("a", { class: "btn", "data-role": "verify-practice", href: end.verifyHref, text: _("Check these dice") }));
+    node.appendChild(links);
+
+    // The rest folds below the verdict (a phone's first screen holds the verdict and Share):
+    // open from the start where there is room for it.
+    var more = F.el("details", { class: "end-more", "data-role": "end-more" }, [
+      F.el("summary", { text: _("More: par, rank, the bots, grades, your dailies") }),
+    ]);
+    more.open = !!window.matchMedia && window.matchMedia("(min-width: 720px)").matches;
+    var self = this;
+    // The histogram is drawn at its width, which a folded panel has not: again once unfolded.
+    more.addEventListener("toggle", function () {
+      if (more.open) self.drawn.board = null;
+      if (more.open && self.lastEnd) self.end(self.lastEnd);
+    });
+    if (end.par) {
+      var vs = end.par.diff >= 0
+        ? say(_("%(diff)s above par (%(par)s)"), { diff: F.fmt(end.par.diff), par: F.fmt(end.par.par) })
+        : say(_("%(diff)s below par (%(par)s)"), { diff: F.fmt(-end.par.diff), par: F.fmt(end.par.par) });
+      more.appendChild(F.el("p", { class: "vs-par", text: vs }));
+    }
+    more.appendChild(F.el("p", { class: "rank", "data-role": "rank" }));
+    more.appendChild(F.el("section", { class: "after-game", "data-role": "end-analysis" }));
+    more.appendChild(F.el("figure", { class: "histogram", "data-role": "end-histogram", hidden: true }));
+    more.appendChild(F.el("p", { class: "legend", "data-role": "legend" }));
+    node.appendChild(more);
     // The results panel (static/js/results.js, on today's page only): streaks, my dailies, the
     // countdown, my groups, and the system share sheet in front of the clipboard.
     if (window.FarkleResults) {
-      window.FarkleResults.render(node, {
+      window.FarkleResults.render(more, {
         attempt: { official: end.official, score: end.score },
         kind: end.share.challenge ? "challenge" : "daily",
-        text: shareText(end.share),
+        // Read at the click: the accuracy and the palette may have changed since.
+        text: function () { return fallback.querySelector("textarea").value; },
         shareButton: row.querySelector('[data-action="share"]'),
       });
     }
