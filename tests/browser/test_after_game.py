@@ -47,17 +47,25 @@ def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_
     for line in others:
         expect(said).to_contain_text(line)
     # The API sends the accuracy rounded to a tenth; the page writes it as a share of 100.
-    expect(end.locator("[data-role=accuracy]")).to_contain_text(
-        f"Accuracy {percent(round(analysis.accuracy, 1) / 100)}"
+    # Issue 40: it leads the end screen, above the analysis's details.
+    verdict = page.locator("[data-play] [data-role=end] [data-role=verdict]")
+    expect(verdict.locator("[data-role=accuracy]")).to_contain_text(
+        percent(round(analysis.accuracy, 1) / 100)
+    )
+    expect(verdict.locator("[data-role=verdict-lost]")).to_have_text(
+        f"{math.floor(round(analysis.lost, 2) + 0.5):,} expected points lost to decisions"
+    )
+    expect(end.locator("[data-role=bots-explained]")).to_have_text(
+        "Hard plays the best choice on average, so on a given day it can score less than Medium."
     )
     # As the page: the API's luck to a hundredth, then JavaScript's Math.round (half up, where
     # Python's round() goes to even and 12.497, sent as 12.5, would read 12 here and 13 there).
     luck = math.floor(round(analysis.luck, 2) + 0.5)
-    expect(end.locator("[data-role=luck]")).to_have_text(
+    expect(page.locator("[data-play] [data-role=end] [data-role=luck]")).to_have_text(
         f"luck {'+' if luck >= 0 else '−'}{abs(luck):,}"
     )
 
-    link = end.locator("[data-role=replay-link]")
+    link = page.locator("[data-play] [data-role=end] [data-role=replay-link]")
     link.focus()
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/attempts/\d+/replay#step-1$"))

@@ -54,7 +54,8 @@ def test_no_page_violates_the_content_security_policy(contexts):
     replay.goto("/", wait_until="networkidle")
     finished = api_play(other, f"/api/daily/{today().isoformat()}/attempts")
     replay.goto("/", wait_until="networkidle")
-    expect(replay.locator("[data-role=end-analysis] [data-role=replay-link]")).to_be_visible()
+    expect(replay.locator("[data-role=end-analysis] [data-role=optimal-score]")).to_be_visible()
+    expect(replay.locator("[data-role=end] [data-role=replay-link]")).to_be_visible()
     replay.goto(f"/attempts/{finished['id']}/replay", wait_until="networkidle")
     replay.keyboard.press("ArrowRight")
     assert replay.evaluate("window.__cspViolations") == []

@@ -369,6 +369,44 @@ def test_the_end_chart_marks_practice_as_practice_and_is_left_out_when_nobody_ra
     assert view(page, puzzle=shown, attempt=FINISHED, board=empty)["end"]["histogram"] is None
 
 
+def test_the_verdict_leads_with_accuracy_and_the_share_carries_it(page):
+    # Issue 40: the analysis as the API sends it; what the close left undone is said apart.
+    analysis = {
+        "accuracy": 97.4,
+        "lost": 154.6,
+        "luck": -2763.4,
+        "accuracy_standing": {"rank": 1, "tied": True, "players": 12},
+        "left_at_close": None,
+    }
+    shown = puzzle(turns_total=3)
+    waiting = view(page, puzzle=shown, attempt=FINISHED)["end"]
+    assert waiting["verdict"] == {"state": "loading"}
+    assert waiting["share"]["accuracy"] is None
+    end = view(page, puzzle=shown, attempt=FINISHED, analysis=analysis)["end"]
+    assert end["verdict"] == {
+        "state": "ready",
+        "accuracy": 97.4,
+        "lost": 155,
+        "luck": -2763,
+        "standing": {"rank": 1, "tied": True, "players": 12},
+        "soFar": True,
+        "practice": False,
+        "left": None,
+    }
+    assert end["share"]["accuracy"] == 97.4
+    closed = view(page, puzzle={**shown, "status": "closed"}, attempt=FINISHED, analysis=analysis)
+    assert closed["end"]["verdict"]["soFar"] is False
+    cut = {**analysis, "lost": 1154.6, "left_at_close": {"turn": 3, "turns": 1, "lost": 1000}}
+    assert view(page, puzzle=shown, attempt=FINISHED, analysis=cut)["end"]["verdict"]["lost"] == 155
+    assert view(page, puzzle=shown, attempt=FINISHED, analysis=None)["end"]["verdict"] == {
+        "state": "failed"
+    }
+    # The player's palette gives the squares: 1,050 banked, a Farkle, 750.
+    colourblind = {"farkle": "⬛", "low": "🟨", "mid": "🟧", "high": "🟦", "none": "⬜"}
+    end = view(page, puzzle=shown, attempt=FINISHED, squares=colourblind)["end"]
+    assert end["strip"] == end["share"]["squares"] == "🟦⬛🟧"
+
+
 def test_a_saved_selection_comes_back_only_on_its_own_throw(page):
     restore = "([attempt, saved]) => FarklePlay.model.restoredSelection(attempt, saved)"
     assert page.evaluate(restore, [HOT, {"step": 4, "dice": [1, 0]}]) == [1, 0]

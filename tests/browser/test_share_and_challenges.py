@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .driver import api_play, today
+import farkle
+from farkle.analysis import analyse
+from tests.helpers import stored
+
+from .conftest import SEED_SECRET
+from .driver import api_play, percent, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,14 +37,23 @@ def squares(attempt: dict) -> str:
 
 
 def finished_daily(contexts, **options):
-    """A page showing today's official result, played through the API then reloaded."""
+    """A page showing today's official result, played through the API then reloaded, with its
+    analysis in (the share text carries the accuracy)."""
     context = contexts.new(**options)
     page = contexts.watch(context.new_page())
     page.goto("/")
     attempt = api_play(context, f"/api/daily/{today().isoformat()}/attempts")
     page.reload()
     expect(page.locator("[data-play] [data-role=end]")).to_be_visible()
+    expect(page.locator("[data-role=verdict]")).to_have_attribute("data-state", "ready")
     return page, attempt
+
+
+def accuracy_of(attempt: dict) -> str:
+    """The game's accuracy as the share text writes it, from the engine on the seeded dice."""
+    seed = farkle.daily_seed(SEED_SECRET.encode(), today())
+    game = farkle.Game.replay(seed, stored(attempt["id"])["actions"])
+    return percent(round(analyse(game).accuracy, 1) / 100)
 
 
 def test_share_copies_a_spoiler_free_text(contexts, site):
@@ -50,7 +64,8 @@ def test_share_copies_a_spoiler_free_text(contexts, site):
     expect(page.locator("[data-role=share-status]")).to_have_text("Copied! Paste it anywhere.")
     day = today().isoformat()
     assert page.evaluate("navigator.clipboard.readText()") == (
-        f"Farkle Daily {day}: {attempt['score']:,}\n{squares(attempt)}\n{site}/daily/{day}"
+        f"Farkle Daily {day}: {attempt['score']:,} · accuracy {accuracy_of(attempt)}\n"
+        f"{squares(attempt)}\n{site}/daily/{day}"
     )
     expect(page.locator("[data-role=share-fallback]")).to_be_hidden()
 
@@ -62,6 +77,7 @@ def test_share_shows_the_text_when_the_clipboard_is_unavailable(contexts, site):
     page.goto("/")
     attempt = api_play(context, f"/api/daily/{today().isoformat()}/attempts")
     page.reload()
+    expect(page.locator("[data-role=verdict]")).to_have_attribute("data-state", "ready")
 
     page.locator("[data-action=share]").click()
 
@@ -70,7 +86,8 @@ def test_share_shows_the_text_when_the_clipboard_is_unavailable(contexts, site):
     expect(fallback).to_be_focused()
     day = today().isoformat()
     expect(fallback).to_have_value(
-        f"Farkle Daily {day}: {attempt['score']:,}\n{squares(attempt)}\n{site}/daily/{day}"
+        f"Farkle Daily {day}: {attempt['score']:,} · accuracy {accuracy_of(attempt)}\n"
+        f"{squares(attempt)}\n{site}/daily/{day}"
     )
     expect(page.locator("[data-role=share-status]")).to_have_text(
         "The clipboard is not available here: copy the text below."
