@@ -113,6 +113,8 @@ def test_the_results_panel_streaks_distribution_countdown_and_native_share(conte
     expect(panel.locator("[data-role=best-streak]")).to_have_text("1")
     expect(panel.locator("[data-role=my-distribution] rect.bar.mine")).to_have_count(1)
     expect(panel.locator("[data-role=next-daily]")).to_have_text(re.compile(r"\d\d:\d\d:\d\d"))
+    # Issue 40: on a phone the panel is folded below the verdict and Share.
+    page.locator("[data-role=end-more] summary").click()
     expect(panel.locator("[data-role=group-standings] a[href='/g/']")).to_be_visible()
     no_sideways_scroll(page)
     # The ten squares fit one line at 360 px.
