@@ -37,7 +37,10 @@ class Player(models.Model):
     created_at = models.DateTimeField()
     # Issue 40: the colours of the share squares and the pages' marks, kept with the player so
     # that an account's choice follows it to another browser (docs/play.md).
-    palette = models.CharField(max_length=12, choices=PALETTES, default="default")
+    # A database default too: bulk loads (the benches' COPY) name only the columns they fill.
+    palette = models.CharField(
+        max_length=12, choices=PALETTES, default="default", db_default="default"
+    )
 
     class Meta:
         # Each table here keeps the name it had when these models lived in daily/: a move of
