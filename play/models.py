@@ -203,6 +203,24 @@ class Attempt(models.Model):
     dice_source = models.CharField(
         max_length=6, choices=DiceSource.choices, default=DiceSource.PUZZLE
     )
+    # A retry (issue 40, docs/play.md): a practice game started from a decision of a finished
+    # game, with that game's actions before the decision, on that game's dice. It goes with the
+    # game it retries.
+    retry_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="retries",
+        # Indexed where set only (Meta.indexes): the official start of the midnight rush
+        # writes no entry for it.
+        db_index=False,
+    )
+    # A retry of a practice game on dice of its own plays that game's own dice: the practice
+    # seed of this attempt's id (the first game on those dice), not of its own id.
+    own_dice_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     # The foresight check of a finished official game (farkle.foresight, docs/foresight.md): its
     # p-value under honest play, the numbers behind it, and whether it is held off the public
     # leaderboard (uncounted in ScoreCount) until an operator releases it.
@@ -244,8 +262,28 @@ class Attempt(models.Model):
                 condition=Q(official=False) | Q(dice_source="puzzle"),
                 name="attempt_official_plays_the_puzzle",
             ),
+            # A retry is practice: never ranked, never in a streak (issue 40).
+            models.CheckConstraint(
+                condition=Q(retry_of__isnull=True) | Q(official=False),
+                name="attempt_retry_is_practice",
+            ),
+            models.CheckConstraint(
+                condition=Q(own_dice_of__isnull=True) | Q(dice_source="own"),
+                name="attempt_own_dice_of_plays_own_dice",
+            ),
         ]
         indexes = [
+            # The retries' links, for a cascade: partial, so that no other attempt is indexed.
+            models.Index(
+                fields=["retry_of"],
+                condition=Q(retry_of__isnull=False),
+                name="attempt_retry_of",
+            ),
+            models.Index(
+                fields=["own_dice_of"],
+                condition=Q(own_dice_of__isnull=False),
+                name="attempt_own_dice_of",
+            ),
             # The leaderboard's pages: official finished attempts not held, best score, then
             # the place within the score; with the columns a page shows, so that its rows come
             # from the index alone (none changes after the finish, which rewrites the index
@@ -271,7 +309,8 @@ class Attempt(models.Model):
     def seed(self) -> bytes:
         """The seed of this game's dice: the puzzle's, or a practice game's own."""
         if self.dice_source == self.DiceSource.OWN:
-            return practice_seed(settings.FARKLE_SEED_SECRET.encode(), self.pk)
+            owner = self.pk if self.own_dice_of_id is None else self.own_dice_of_id
+            return practice_seed(settings.FARKLE_SEED_SECRET.encode(), owner)
         return self.puzzle.seed()
 
     def turn_deadline(self) -> datetime.datetime | None:
