@@ -147,6 +147,11 @@ class AttemptSerializer(serializers.Serializer):
     revealed_seed = serializers.CharField(
         allow_null=True, help_text="A practice game's own seed (hex), once the game is finished."
     )
+    retry_of = serializers.IntegerField(
+        allow_null=True,
+        help_text="A retry: the id of the finished game it started from, at one of its "
+        "decisions (`POST /api/attempts/{id}/retries`); null otherwise.",
+    )
 
 
 class AttemptSummarySerializer(serializers.Serializer):

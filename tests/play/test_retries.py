@@ -110,6 +110,7 @@ def test_a_retry_starts_at_the_decision_on_the_same_dice_and_plays_on_them(clien
         assert shown(body) == engine_shown(expected)
         assert body["dice"] == decision["dice"]
         assert (body["official"], body["dice_source"]) == (False, "puzzle")
+        assert (body["retry_of"], original["retry_of"]) == (original["id"], None)
         assert body["puzzle"] == {"kind": "daily", "date": DAY}
         assert body["deadline"] is None
     # Another choice than the original's, then the next throw: the puzzle's dice at that throw.
