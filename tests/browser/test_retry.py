@@ -69,7 +69,8 @@ def test_retry_from_a_decision_of_a_closed_day_plays_on_with_the_coach(contexts,
     original, actions, seed = yesterdays_game()
     game = farkle.Game.replay(seed, actions)
     decisions = analyse(game).decisions
-    index = len(decisions) // 2
+    # The costliest decision: the one a player would want to take again.
+    index = max(range(len(decisions)), key=lambda i: (decisions[i].lost, -i))
     decision = decisions[index]
     # The replay's steps are the game's throws in order, numbered from 1.
     throws = [(t.number, k) for t in game.turns for k, _ in enumerate(t.throws, start=1)]
@@ -85,6 +86,8 @@ def test_retry_from_a_decision_of_a_closed_day_plays_on_with_the_coach(contexts,
         button = page.locator(f"[data-action=retry][data-decision='{index}']")
         expect(button).to_be_visible()
         expect(page.locator("[data-role=retry-note]")).to_be_visible()
+        # The whole card in sight: the step's position, its note and the step.
+        page.locator("#steps-title").evaluate("title => title.scrollIntoView()")
         page.screenshot(path=folder / f"retry-replay-{language}-{width}.png")
         button.click()
         expect(page).to_have_url(re.compile(rf"/daily/{yesterday.isoformat()}#attempt-\d+$"))

@@ -251,6 +251,12 @@ def test_no_retry_on_an_open_challenges_dice(client, clock):
     assert (refused.status_code, refused.json()["code"]) == (409, "not_closed")
     closes = datetime.datetime.fromisoformat(made["closes_at"])
     clock.move_to(closes)
+    # A closed challenge's page has no board but for a player with a retry to play.
+    assert b"data-play" not in client.get(f"/c/{code}").content
     allowed = retry(client, done["id"], {"decision": 0})
     assert allowed.status_code == 201, allowed.json()
     assert allowed.json()["puzzle"] == {"kind": "challenge", "code": code}
+    assert b"data-play" in client.get(f"/c/{code}").content
+    assert b"data-play" not in Client().get(f"/c/{code}").content
+    play_greedy(client, allowed.json(), bank_at=350)
+    assert b"data-play" not in client.get(f"/c/{code}").content
