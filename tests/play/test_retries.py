@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import hmac
+import re
 
 import pytest
 from django.conf import settings
@@ -260,3 +261,35 @@ def test_no_retry_on_an_open_challenges_dice(client, clock):
     assert b"data-play" not in Client().get(f"/c/{code}").content
     play_greedy(client, allowed.json(), bank_at=350)
     assert b"data-play" not in client.get(f"/c/{code}").content
+
+
+def test_a_retry_of_a_timed_challenge_gives_its_turn_the_full_time_from_the_retry(client, clock):
+    made = post(client, "/api/challenges", {"days": 1, "turn_seconds": 30}).json()
+    attempt = post(client, f"/api/challenges/{made['code']}/attempts").json()
+    done = play_greedy(client, attempt, bank_at=350)
+    closes = datetime.datetime.fromisoformat(made["closes_at"])
+    clock.move_to(closes + datetime.timedelta(hours=1))
+    body = retry(client, done["id"], {"decision": 0}).json()
+    # Seed 001: a turn has its time from its first throw; the retry's turn is under way.
+    started = closes + datetime.timedelta(hours=1, seconds=30)
+    assert body["turn_deadline"] == started.isoformat().replace("+00:00", "Z")
+    assert body["options"]["turn_seconds"] == 30
+
+
+def test_the_replay_offers_retry_from_here_only_once_the_day_has_closed(client, clock):
+    original = finished_daily(client)
+    count = len(client.get(f"/api/attempts/{original['id']}/analysis").json()["decisions"])
+    page = f"/attempts/{original['id']}/replay"
+    for instant in (None, LAST_OF_GRACE):
+        if instant:
+            clock.move_to(instant)
+        html = client.get(page).content.decode()
+        assert 'data-action="retry"' not in html
+        assert 'data-role="retry-later"' in html
+    clock.move_to(CLOSES)
+    html = client.get(page).content.decode()
+    assert 'data-role="retry-later"' not in html
+    # One button a decision, numbered as the API takes them.
+    numbers = [int(n) for n in re.findall(r'data-action="retry" data-decision="(\d+)"', html)]
+    assert numbers == list(range(count))
+    assert client.cookies.get("csrftoken")
