@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 import farkle
+from challenges.services import challenge_create
 from daily.services.puzzles import daily_get_or_create
 from farkle.analysis import analyse
 from farkle.bots import play
@@ -143,3 +144,37 @@ def test_no_retry_is_offered_on_an_open_days_dice(contexts):
     expect(page.locator("[data-replay] [data-step]").first).to_be_visible()
     expect(page.locator("[data-action=retry]")).to_have_count(0)
     expect(page.locator("[data-role=retry-later]")).to_be_visible()
+
+
+def test_retry_from_a_closed_challenges_replay_plays_on_its_page(contexts, folder):
+    # A challenge made two days ago for one day, played then by its creator: closed since.
+    now = datetime.datetime.now(datetime.UTC)
+    made_at = now - datetime.timedelta(days=2)
+    creator = player_create(now=made_at)
+    challenge = challenge_create(creator=creator, title="Closed night", days=1, now=made_at)
+    puzzle = challenge.puzzle
+    attempt = attempt_start(player=creator, puzzle=puzzle, now=made_at)
+    actions = [dict(a) for a in play(puzzle.seed(), "easy", puzzle.table).actions]
+    for step, action in enumerate(actions):
+        attempt_act(
+            attempt_id=attempt.pk, player_id=creator.pk, step=step, action=action, now=made_at
+        )
+    game = farkle.Game.replay(puzzle.seed(), actions, puzzle.table)
+    decision = analyse(game).decisions[0]
+    expected = at_decision(puzzle.seed(), actions, decision.turn, decision.roll)
+
+    page = contexts.page(**PHONE)
+    page.goto(f"/c/{puzzle.code}")
+    # Closed: no board to play.
+    expect(page.locator("[data-play]")).to_have_count(0)
+    page.goto(f"/attempts/{attempt.pk}/replay#step-1")
+    page.locator("[data-action=retry][data-decision='0']").first.click()
+    expect(page).to_have_url(re.compile(rf"/c/{puzzle.code}#attempt-\d+$"))
+    player = Player(page, expected)
+    player.wait_ready()
+    expect(page.locator("[data-play]")).to_have_attribute("data-step", str(expected.step))
+    assert player.dice_on_screen() == list(decision.dice)
+    expect(page.locator("[data-play] [data-role=coach]")).to_be_visible()
+    page.screenshot(path=folder / "retry-challenge-en-phone.png", full_page=True)
+    player.play(greedy(bank_at=300))
+    expect(page.locator("[data-play] [data-role=end]")).to_contain_text("Practice")
