@@ -326,7 +326,7 @@ class MeRatingSerializer(serializers.Serializer):
     current = MeCurrentRatingSerializer(
         allow_null=True,
         help_text="The rating after the latest rated day; null before the first. A day is "
-        "rated at its close (00:01:30 UTC the next day), never before.",
+        "rated at its close (00:02 UTC the next day), never before.",
     )
     days = serializers.IntegerField(help_text="Rated days in all.")
     history = MeRatedDaySerializer(many=True, help_text="Latest 90 rated days, newest first.")
