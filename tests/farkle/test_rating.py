@@ -102,3 +102,15 @@ def test_the_reference_panel_is_the_calibration_games():
     )
     # Medium out-decides Easy on about 98 % of the same dice (docs/analysis.md).
     assert 400 <= rating.EASY_BELOW_MEDIUM <= 900
+
+
+# docs/analysis.md's table: where a player of constant accuracy settles after 100 days.
+SETTLES = {80: 720, 90: 1030, 93: 1180, 95: 1400, 96: 1560, 97: 1720, 98: 1920, 99: 2090, 100: 2940}
+
+
+@pytest.mark.parametrize(("accuracy", "documented"), SETTLES.items())
+def test_where_a_constant_player_settles_is_as_documented(accuracy, documented):
+    after = None
+    for _ in range(100):
+        after = rating.rate_day(after, accuracy)
+    assert after.rating == pytest.approx(documented, abs=10)
