@@ -4,6 +4,15 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def rating_content_type_forget(apps, schema_editor):
+    # Migrating back removes the model: its content type (and permissions) go with it, as the
+    # models moved by 0001 return to daily's.
+    ContentType = apps.get_model("contenttypes", "ContentType")
+    ContentType.objects.using(schema_editor.connection.alias).filter(
+        app_label="play", model="rating"
+    ).delete()
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("play", "0001_initial"),
@@ -69,4 +78,5 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
+        migrations.RunPython(migrations.RunPython.noop, rating_content_type_forget),
     ]
