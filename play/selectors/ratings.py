@@ -34,9 +34,7 @@ class PlayerRating:
 def player_rating(*, player: Player) -> PlayerRating:
     """The player's rating as the last close left it: nothing of a day before its close."""
     rows = Rating.objects.filter(player=player).order_by("-day")
-    history = [
-        RatedDay(day=row.day, accuracy=row.accuracy, rating=row.rating, deviation=row.deviation)
-        for row in rows[:RATING_HISTORY_LENGTH]
-    ]
+    fields = ("day", "accuracy", "rating", "deviation")
+    history = [RatedDay(*values) for values in rows.values_list(*fields)[:RATING_HISTORY_LENGTH]]
     days = len(history) if len(history) < RATING_HISTORY_LENGTH else rows.count()
     return PlayerRating(current=history[0] if history else None, days=days, history=history)
