@@ -75,7 +75,7 @@
     } else {
       figure.hidden = true;
     }
-    renderRating(me ? me.rating : null);
+    renderRating(me ? me.rating : null, history.length > 0);
   }
 
   var SVG = "http://www.w3.org/2000/svg";
@@ -140,9 +140,11 @@
     figure.hidden = false;
   }
 
-  function renderRating(rating) {
+  /* Before the first rated day: when it will come, for a player who has played or not yet. */
+  function renderRating(rating, played) {
     var current = rating && rating.current;
-    role("rating-none").hidden = !!current;
+    role("rating-none").hidden = !!current || played;
+    role("rating-soon").hidden = !!current || !played;
     role("rating-current").hidden = !current;
     role("rating-table").hidden = !current;
     var figure = role("rating-chart");

@@ -48,9 +48,11 @@ def test_the_rating_on_me_before_and_after_the_close(contexts, clock, settings, 
     english.goto("/me")
     card = english.locator("section[aria-labelledby=rating-title]")
     expect(card.get_by_role("heading")).to_have_text("Skill rating")
-    expect(card.locator("[data-role=rating-none]")).to_contain_text(
-        "Your rating appears after the close of the first daily you play"
+    expect(card.locator("[data-role=rating-soon]")).to_have_text(
+        "Your first rating comes with the close of the day you played, at 00:02 UTC the next "
+        "day: each day is rated once it is over for everyone."
     )
+    expect(card.locator("[data-role=rating-none]")).to_be_hidden()
     expect(card.locator("[data-role=rating-current]")).to_be_hidden()
     expect(card.locator("[data-role=rating-chart]")).to_be_hidden()
     english.screenshot(path=folder / "me-rating-none.png", full_page=True)
@@ -71,6 +73,7 @@ def test_the_rating_on_me_before_and_after_the_close(contexts, clock, settings, 
     me = english.context.request.get("/api/me").json()["rating"]
     current = me["current"]
     expect(card.locator("[data-role=rating-none]")).to_be_hidden()
+    expect(card.locator("[data-role=rating-soon]")).to_be_hidden()
     expect(card.locator("[data-role=rating-value]")).to_have_text(f"{round(current['rating']):,}")
     expect(card.locator("[data-role=rating-range]")).to_have_text(
         f"likely between {round(current['low']):,} and {round(current['high']):,}"
@@ -136,4 +139,5 @@ def test_a_newcomer_reads_when_the_rating_will_appear_in_french(contexts):
     expect(card.locator("[data-role=rating-none]")).to_contain_text(
         "Votre cote apparaîtra après la clôture du premier défi du jour que vous jouerez"
     )
+    expect(card.locator("[data-role=rating-soon]")).to_be_hidden()
     no_sideways_scroll(page)
