@@ -88,6 +88,8 @@ class Puzzle(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     # The final statistics frozen at close: players, mean, median, best, distribution.
     final_stats = models.JSONField(null=True, blank=True)
+    # A closed daily's players rated (play.services.ratings), after its close, in day order.
+    rated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "daily_puzzle"
@@ -348,3 +350,33 @@ class ScoreCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.puzzle}: {self.count} × {self.score}"
+
+
+class Rating(models.Model):
+    """A player's skill rating after one rated day (docs/analysis.md, "The skill rating"): one row
+    per player and closed daily they played, written by the day's close."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="ratings")
+    # The daily's day, beside its puzzle: a player's history is read by day.
+    day = models.DateField()
+    # The performance the day was rated on, the official game's accuracy (0 to 100).
+    accuracy = models.FloatField()
+    # Glicko-2 on the Glicko scale after the day (farkle.glicko2.Rating).
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    rated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "puzzle"], name="rating_one_per_player_day"),
+            models.CheckConstraint(
+                condition=Q(accuracy__gte=0, accuracy__lte=100), name="rating_accuracy_in_range"
+            ),
+            models.CheckConstraint(condition=Q(deviation__gt=0), name="rating_deviation_positive"),
+        ]
+        indexes = [models.Index("player", models.F("day").desc(), name="rating_player_days")]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.day}: {self.rating:.0f} ± {self.deviation:.0f}"
