@@ -29,6 +29,7 @@ from play.models import Attempt, Puzzle
 from play.rules.days import day_of, day_start, parse_day
 from play.selectors.analysis import attempt_analysis
 from play.selectors.attempts import dailies_between
+from play.services.attempts import retry_refusal
 from play.templatetags.dates import day_text
 from play.texts import BOT_NAMES, WORKED_EXAMPLES, group_label, table_name, turn_rule_text
 from play.web.session import session_player
@@ -149,13 +150,14 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@ensure_csrf_cookie
 def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
     """A finished game turn by turn, every decision beside the optimal one (issue 12): the
-    player's own at once, anyone's once the puzzle has closed, as the analysis API."""
+    player's own at once, anyone's once the puzzle has closed, as the analysis API; from each
+    decision a retry, when one may start (issue 40)."""
+    now = timezone.now()
     try:
-        found = attempt_analysis(
-            attempt_id=attempt_id, player=session_player(request), now=timezone.now()
-        )
+        found = attempt_analysis(attempt_id=attempt_id, player=session_player(request), now=now)
     except DomainError as error:
         message = (
             _("This game is not finished yet: its replay comes at the end.")
@@ -183,6 +185,8 @@ def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
                 else _("challenge %(code)s") % {"code": f"{puzzle.code[:3]}-{puzzle.code[3:]}"}
             ),
             "steps": replay_steps(data),
+            # Retry from a decision (issue 40): never on an open puzzle's dice.
+            "retry": retry_refusal(original=found.attempt, now=now) is None,
             "rows": turn_rows(data),
             "bot_columns": bot_columns(data),
             "bots": [{**b, "name": BOT_NAMES[b["level"]]} for b in data["bots"] or []],

@@ -42,6 +42,7 @@ DATE_DEPENDENT = [
     "tests/browser/test_me.py",
     "tests/browser/test_verify.py",
     "tests/browser/test_csp.py",
+    "tests/browser/test_retry.py",
     "tests/web/test_pages.py",
     "tests/site/test_headers.py",
     "tests/challenges/test_options.py",

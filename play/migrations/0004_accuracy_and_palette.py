@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("play", "0001_initial"),
+        ("play", "0003_skill_rating"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
