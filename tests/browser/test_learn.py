@@ -4,6 +4,9 @@ on the daily; nothing is stored, no API is called, and a started official game s
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -11,11 +14,13 @@ import farkle
 from play.models import Attempt, Player
 from tests.helpers import stored
 
+from .conftest import SCREENSHOTS
 from .driver import csrf, today
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clock")]
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 # The walkthrough's script as a player reads it: which faces to keep at each step.
 FIRST_KEEP = [1, 4, 4, 4, 5]
@@ -212,3 +217,43 @@ def test_a_started_official_game_is_untouched_and_its_player_not_invited(context
     assert stored(attempt["id"]) == before
     assert Attempt.objects.count() == 1 and Player.objects.count() == 1
     expect(page.locator("a[href='/learn']")).to_have_count(0)
+
+
+def test_the_invitation_leaves_once_the_first_game_is_under_way(contexts):
+    page = contexts.page(**PHONE)
+    page.goto("/")
+    invite = page.locator("a[href='/learn']")
+    expect(invite).to_be_visible()
+
+    page.locator("[data-action=roll]").tap()
+
+    expect(page.locator("[data-play]")).not_to_have_attribute("data-state", "new")
+    expect(invite).to_be_hidden()
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    # As tests/browser/test_screenshots.py: docs/screenshots/ only under `make screenshots`.
+    if os.environ.get("FARKLE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_screenshots_of_the_walkthrough(contexts, folder, locale):
+    language = locale[:2]
+    for width, options in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = contexts.page(locale=locale, reduced_motion="reduce", **options)
+        page.goto("/learn")
+        # The first step with its keep picked: the live points and the button to roll on.
+        for position, face in enumerate(_throw(page)):
+            if face in (1, 4, 5):
+                page.locator(f"[data-learn] .die-btn[data-pos='{position}']").click()
+        expect(page.locator("[data-learn] [data-action=go]")).to_be_enabled()
+        page.wait_for_timeout(300)
+        page.screenshot(path=folder / f"learn-{language}-{width}.png")
+    assert {p.name for p in folder.glob("learn-*.png")} >= {
+        f"learn-{language}-desktop.png",
+        f"learn-{language}-phone.png",
+    }
