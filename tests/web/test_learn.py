@@ -3,6 +3,7 @@ nothing, and the daily page invites a first-time visitor to it (and only them)."
 
 from __future__ import annotations
 
+import datetime
 import html
 import itertools
 import json
@@ -112,6 +113,16 @@ def test_the_walkthroughs_sentences_state_the_engines_points(make_client, senten
     assert response.status_code == 200
     for sentence in sentences:
         assert sentence.format(**numbers) in content
+
+
+def test_the_teaching_dice_are_nobodys_puzzle(client, clock, settings):
+    # Fairness: the same throws whatever the day and the seed secret, so they are no puzzle's
+    # dice and show nothing of an open one.
+    shown = teaching(client.get("/learn"))
+    settings.FARKLE_SEED_SECRET = "another-secret"
+    clock.shift(datetime.timedelta(days=3))
+
+    assert teaching(Client().get("/learn")) == shown
 
 
 def test_the_walkthrough_reads_and_stores_nothing(client, django_assert_num_queries):
