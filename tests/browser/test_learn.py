@@ -41,9 +41,9 @@ TEXTS = {
         "roll": "Garder et relancer",
         "next": "Tour suivant",
         "bank": "Garder et encaisser",
-        "play": "Jouer le défi du jour",
+        "play": "Jouer le Farkle du jour",
         "skip": "Passer",
-        "daily": "Le défi du jour",
+        "daily": "Le Farkle du jour",
         "step": "Étape {n} sur 4",
     },
 }

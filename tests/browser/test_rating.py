@@ -137,7 +137,7 @@ def test_a_newcomer_reads_when_the_rating_will_appear_in_french(contexts):
     expect(page.locator("h1")).to_have_text("Héron Calme")
     card = page.locator("section[aria-labelledby=rating-title]")
     expect(card.locator("[data-role=rating-none]")).to_contain_text(
-        "Votre cote apparaîtra après la clôture du premier défi du jour que vous jouerez"
+        "Votre cote apparaîtra après la clôture du premier Farkle du jour que vous jouerez"
     )
     expect(card.locator("[data-role=rating-soon]")).to_be_hidden()
     no_sideways_scroll(page)

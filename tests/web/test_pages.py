@@ -35,7 +35,7 @@ def title(response) -> str:
 
 
 PAGES = {
-    "/": ("Today's daily", "Le défi du jour"),
+    "/": ("Today's daily", "Le Farkle du jour"),
     "/leaderboard": ("Today's leaderboard", "Classement du jour"),
     "/daily/2026-11-28": ("Daily of November 28, 2026", "Défi du 28 novembre 2026"),
     "/me": ("Me", "Moi"),
