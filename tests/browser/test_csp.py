@@ -23,6 +23,8 @@ PAGES = ["/", "/leaderboard", "/daily/2026-11-28", "/me", "/rules", "/verify", "
 PAGES += ["/challenges/new", "/no-such-page", "/api/docs/", "/g/"]
 
 
+# In the sweep (tests/sweep.py): it plays today's daily.
+@pytest.mark.today
 @pytest.mark.django_db(transaction=True)
 def test_no_page_violates_the_content_security_policy(contexts):
     now = timezone.now()
@@ -62,6 +64,7 @@ def test_no_page_violates_the_content_security_policy(contexts):
     assert reported + [text for text in console if "Permissions-Policy" in text] == []
 
 
+# Out of the sweep (tests/sweep.py): /rules reads no date.
 # Seed 000's table of the Farkle risk by dice thrown, for the daily table.
 SEED_RISKS = {6: 0.023, 5: 0.077, 4: 0.157, 3: 0.278, 2: 0.444, 1: 0.667}
 
