@@ -4,6 +4,7 @@ they pass on any day.
     make sweep                                           # the `today` tests, at all 65 instants
     make sweep SWEEP_ARGS="--every 4"                    # one instant in four (a quicker look)
     make sweep SWEEP_ARGS="--part 2/3"                   # instants 2, 5, 8, ... (a third)
+    make sweep SWEEP_ARGS="--at 2028-02-29T23:59:59Z"    # chosen instants of the sweep, in order
     make sweep SWEEP_ARGS="--log /tmp/sweep"             # each failed run's output kept there
     make sweep SWEEP_ARGS="tests/browser/test_me.py -x"  # any pytest arguments instead
 
@@ -20,8 +21,10 @@ live server's, the browser's and those of the processes a test starts all stand 
 instant and a last line ``N passed, N failed`` counting instants; exits 1 if any failed (a run
 that selects no test fails too: pytest exits 5). ``--part K/N`` runs one instant in N from the
 K-th (``--every`` then thins those), to split a long sweep between runs or machines, each part
-spread over the whole year; ``--log DIR`` writes the whole output of a failed instant's run to
-``DIR/<instant>.txt``.
+spread over the whole year. ``--at`` (repeated) runs the instants given, each one of the sweep's,
+in the order given, ``--part`` and ``--every`` then taking theirs among them: to re-run failed
+instants or begin with the edges of days. ``--log DIR`` writes the whole output of a failed
+instant's run to ``DIR/<instant>.txt``.
 ``make sweep`` gives it the environment of ``make test``.
 """
 
@@ -38,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.clock import SUITE_NOW, sweep_instants  # noqa: E402 - after the path is set
+from tests.clock import SUITE_NOW, parse_instant, sweep_instants  # noqa: E402 - after the path is set
 
 # The files that hold tests marked ``today`` (tests/site/test_suite_clock.py keeps this list and
 # the marks in step). Other files pin their instant with the ``clock`` fixture or never read the
@@ -56,7 +59,8 @@ FILES = [
 ]
 MARKER = "today"
 
-SUMMARY = re.compile(r"=+ (.*) in [\d.]+s")
+# pytest's last line, with or without its rule of "=" (``-q`` drops it).
+SUMMARY = re.compile(r"^=* ?(\d+ \w+.*) in [\d.]+s", re.MULTILINE)
 
 
 def part(text: str) -> tuple[int, int]:
@@ -67,18 +71,23 @@ def part(text: str) -> tuple[int, int]:
     return int(k), int(n)
 
 
-def instants_of(k: int, n: int, every: int) -> list:
-    """One in N of the sweep's instants from the K-th, then one in ``every`` of those."""
-    return sweep_instants()[k - 1 :: n][::every]
+def instants_of(k: int, n: int, every: int, chosen: list | None = None) -> list:
+    """One in N of the sweep's instants (or of those chosen) from the K-th, then one in ``every``
+    of those."""
+    return (chosen or sweep_instants())[k - 1 :: n][::every]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--every", type=int, default=1, help="run one instant in this many")
     parser.add_argument("--part", type=part, default=(1, 1), help="K/N: one in N from the K-th")
+    parser.add_argument("--at", type=parse_instant, action="append", help="run this instant")
     parser.add_argument("--log", type=Path, help="write each failed run's output into this folder")
     options, pytest_args = parser.parse_known_args()
-    instants = instants_of(*options.part, options.every)
+    unknown = [str(i) for i in options.at or [] if i not in sweep_instants()]
+    if unknown:
+        parser.error(f"not instants of the sweep: {', '.join(unknown)}")
+    instants = instants_of(*options.part, options.every, options.at)
     failed = []
     for instant in instants:
         text = instant.isoformat().replace("+00:00", "Z")
