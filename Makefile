@@ -104,4 +104,4 @@ screenshots: export SECURE_SSL_REDIRECT := 0
 screenshots: export CELERY_BROKER_URL :=
 screenshots: export FARKLE_SCREENSHOTS := 1
 screenshots: venv
-	$(BIN)/pytest tests/browser/test_screenshots.py
+	$(BIN)/pytest tests/browser/test_screenshots.py tests/browser/test_retry.py tests/browser/test_rating.py

@@ -19,7 +19,9 @@ from farkle_site.domain import DomainError
 from farkle_site.drf import page_throttle_wait
 from farkle_site.views import too_many_requests
 from play.apis.payloads import par
+from play.selectors.attempts import retry_unfinished
 from play.texts import table_name
+from play.web.session import session_player
 
 # Page lookups count against the same per-address limit as the API's (docs/play.md).
 LOOKUP_SCOPE = "challenge_lookup"
@@ -100,6 +102,7 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("challenge", code=puzzle.code)
     now = timezone.now()
     short = options_short(puzzle)
+    closed = puzzle.status(now) == "closed"
     return render(
         request,
         "challenges/challenge.html",
@@ -107,7 +110,10 @@ def challenge(request: HttpRequest, code: str) -> HttpResponse:
             "challenge": found,
             "puzzle": puzzle,
             "display_code": code_display(puzzle.code),
-            "status": "closed" if puzzle.status(now) == "closed" else "open",
+            "status": "closed" if closed else "open",
+            # A closed challenge is played no more, but for a retry from a decision of one of
+            # its games (issue 40): its board then plays that retry.
+            "retrying": closed and retry_unfinished(player=session_player(request), puzzle=puzzle),
             "table_name": table_name(puzzle.table),
             "par": par(puzzle.table, puzzle.entry_minimum, puzzle.farkle_penalty),
             "options": options_lines(puzzle),

@@ -15,6 +15,8 @@ def _faces(dice: list[int], positions: list[int]) -> list[int]:
 def replay_steps(data: dict[str, Any]) -> list[dict[str, Any]]:
     """One step per throw, in order: its dice (kept ones marked), the choice, the best, the loss."""
     decisions = {(d["turn"], d["roll"]): d for d in data["decisions"]}
+    # A decision's number, as the retries API takes it (the analysis's order).
+    numbers = {(d["turn"], d["roll"]): i for i, d in enumerate(data["decisions"])}
     costly = {
         (data["decisions"][i]["turn"], data["decisions"][i]["roll"]) for i in data["costliest"]
     }
@@ -35,6 +37,7 @@ def replay_steps(data: dict[str, Any]) -> list[dict[str, Any]]:
         if decision:
             chosen, best = decision["chosen"], decision["best"]
             step["decision"] = {
+                "index": numbers[(throw["turn"], throw["roll"])],
                 "turn_points": decision["turn_points"],
                 "chosen": {**chosen, "faces": _faces(throw["dice"], chosen["dice"])},
                 "best": {**best, "faces": _faces(throw["dice"], best["dice"])},

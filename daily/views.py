@@ -22,6 +22,7 @@ import farkle
 from daily.replay import bot_columns, replay_steps, turn_rows
 from daily.rules.calendar import published_until
 from daily.services.puzzles import daily_get_or_create
+from daily.teaching import teaching_facts, teaching_steps
 from farkle_site.domain import DomainError
 from play.apis.payloads import analysis_data, par
 from play.apis.rules import rules_data
@@ -29,9 +30,10 @@ from play.models import Attempt, Puzzle
 from play.rules.days import day_of, day_start, parse_day
 from play.selectors.analysis import attempt_analysis
 from play.selectors.attempts import dailies_between
+from play.services.attempts import retry_refusal
 from play.templatetags.dates import day_text
 from play.texts import BOT_NAMES, WORKED_EXAMPLES, group_label, table_name, turn_rule_text
-from play.web.session import session_player
+from play.web.session import session_player, session_player_id
 
 # How many earlier days the leaderboard page links to.
 RECENT_DAYS = 7
@@ -58,6 +60,9 @@ def today(request: HttpRequest) -> HttpResponse:
             **context,
             "par": par(farkle.DEFAULT_TABLE),
             "share_url": request.build_absolute_uri(f"/daily/{context['today'].isoformat()}"),
+            # A browser with no player has never played anything here: it is invited to /learn.
+            # Read from the session alone, without a query.
+            "first_visit": session_player_id(request) is None,
         },
     )
 
@@ -149,13 +154,14 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@ensure_csrf_cookie
 def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
     """A finished game turn by turn, every decision beside the optimal one (issue 12): the
-    player's own at once, anyone's once the puzzle has closed, as the analysis API."""
+    player's own at once, anyone's once the puzzle has closed, as the analysis API; from each
+    decision a retry, when one may start (issue 40)."""
+    now = timezone.now()
     try:
-        found = attempt_analysis(
-            attempt_id=attempt_id, player=session_player(request), now=timezone.now()
-        )
+        found = attempt_analysis(attempt_id=attempt_id, player=session_player(request), now=now)
     except DomainError as error:
         message = (
             _("This game is not finished yet: its replay comes at the end.")
@@ -183,6 +189,8 @@ def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
                 else _("challenge %(code)s") % {"code": f"{puzzle.code[:3]}-{puzzle.code[3:]}"}
             ),
             "steps": replay_steps(data),
+            # Retry from a decision (issue 40): never on an open puzzle's dice.
+            "retry": retry_refusal(original=found.attempt, now=now) is None,
             "rows": turn_rows(data),
             "bot_columns": bot_columns(data),
             "bots": [{**b, "name": BOT_NAMES[b["level"]]} for b in data["bots"] or []],
@@ -198,6 +206,23 @@ def me(request: HttpRequest) -> HttpResponse:
     A browser without a player yet is a guest who has not played: the page says so and invites
     them to play, without asking ``/api/me`` (which would answer 404 for them)."""
     return render(request, "daily/me.html", {"has_player": session_player(request) is not None})
+
+
+@require_safe
+def learn(request: HttpRequest) -> HttpResponse:
+    """A first game that teaches: a short walkthrough on fixed teaching dice, then the daily.
+
+    It reads and writes nothing (no attempt, no player): the page plays its steps by itself."""
+    teaching = teaching_steps()
+    return render(
+        request,
+        "daily/learn.html",
+        {
+            "teaching": teaching,
+            "lessons": {step["name"]: step for step in teaching["steps"]},
+            "facts": teaching_facts(),
+        },
+    )
 
 
 @require_safe

@@ -12,6 +12,7 @@ urlpatterns = [
     path("me", views.me, name="me"),
     path("attempts/<int:attempt_id>/replay", views.replay, name="replay"),
     path("rules", views.rules, name="rules"),
+    path("learn", views.learn, name="learn"),
     path("verify", views.verify, name="verify"),
     path("commitments", views.commitments, name="commitments"),
     # The translations of the pages' JavaScript (locale/*/LC_MESSAGES/djangojs.po).

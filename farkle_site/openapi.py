@@ -19,6 +19,13 @@ class ErrorSerializer(serializers.Serializer):
     opens_at = serializers.DateTimeField(
         required=False, help_text="`not_open`: when the puzzle opens."
     )
+    closes_at = serializers.DateTimeField(
+        required=False,
+        help_text="`not_closed`: when the puzzle closes, and retries on its dice may start.",
+    )
+    decisions = serializers.IntegerField(
+        required=False, help_text="`invalid_decision`: how many decisions the game has."
+    )
     errors = serializers.JSONField(
         required=False, help_text="`invalid` and a field's own code: each field's errors."
     )

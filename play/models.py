@@ -88,6 +88,8 @@ class Puzzle(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     # The final statistics frozen at close: players, mean, median, best, distribution.
     final_stats = models.JSONField(null=True, blank=True)
+    # A closed daily's players rated (play.services.ratings), after its close, in day order.
+    rated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "daily_puzzle"
@@ -203,6 +205,24 @@ class Attempt(models.Model):
     dice_source = models.CharField(
         max_length=6, choices=DiceSource.choices, default=DiceSource.PUZZLE
     )
+    # A retry (issue 40, docs/play.md): a practice game started from a decision of a finished
+    # game, with that game's actions before the decision, on that game's dice. It goes with the
+    # game it retries.
+    retry_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="retries",
+        # Indexed where set only (Meta.indexes): the official start of the midnight rush
+        # writes no entry for it.
+        db_index=False,
+    )
+    # A retry of a practice game on dice of its own plays that game's own dice: the practice
+    # seed of this attempt's id (the first game on those dice), not of its own id.
+    own_dice_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     # The foresight check of a finished official game (farkle.foresight, docs/foresight.md): its
     # p-value under honest play, the numbers behind it, and whether it is held off the public
     # leaderboard (uncounted in ScoreCount) until an operator releases it.
@@ -244,8 +264,28 @@ class Attempt(models.Model):
                 condition=Q(official=False) | Q(dice_source="puzzle"),
                 name="attempt_official_plays_the_puzzle",
             ),
+            # A retry is practice: never ranked, never in a streak (issue 40).
+            models.CheckConstraint(
+                condition=Q(retry_of__isnull=True) | Q(official=False),
+                name="attempt_retry_is_practice",
+            ),
+            models.CheckConstraint(
+                condition=Q(own_dice_of__isnull=True) | Q(dice_source="own"),
+                name="attempt_own_dice_of_plays_own_dice",
+            ),
         ]
         indexes = [
+            # The retries' links, for a cascade: partial, so that no other attempt is indexed.
+            models.Index(
+                fields=["retry_of"],
+                condition=Q(retry_of__isnull=False),
+                name="attempt_retry_of",
+            ),
+            models.Index(
+                fields=["own_dice_of"],
+                condition=Q(own_dice_of__isnull=False),
+                name="attempt_own_dice_of",
+            ),
             # The leaderboard's pages: official finished attempts not held, best score, then
             # the place within the score; with the columns a page shows, so that its rows come
             # from the index alone (none changes after the finish, which rewrites the index
@@ -271,7 +311,8 @@ class Attempt(models.Model):
     def seed(self) -> bytes:
         """The seed of this game's dice: the puzzle's, or a practice game's own."""
         if self.dice_source == self.DiceSource.OWN:
-            return practice_seed(settings.FARKLE_SEED_SECRET.encode(), self.pk)
+            owner = self.pk if self.own_dice_of_id is None else self.own_dice_of_id
+            return practice_seed(settings.FARKLE_SEED_SECRET.encode(), owner)
         return self.puzzle.seed()
 
     def turn_deadline(self) -> datetime.datetime | None:
@@ -309,3 +350,33 @@ class ScoreCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.puzzle}: {self.count} × {self.score}"
+
+
+class Rating(models.Model):
+    """A player's skill rating after one rated day (docs/analysis.md, "The skill rating"): one row
+    per player and closed daily they played, written by the day's close."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="ratings")
+    # The daily's day, beside its puzzle: a player's history is read by day.
+    day = models.DateField()
+    # The performance the day was rated on, the official game's accuracy (0 to 100).
+    accuracy = models.FloatField()
+    # Glicko-2 on the Glicko scale after the day (farkle.glicko2.Rating).
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    rated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "puzzle"], name="rating_one_per_player_day"),
+            models.CheckConstraint(
+                condition=Q(accuracy__gte=0, accuracy__lte=100), name="rating_accuracy_in_range"
+            ),
+            models.CheckConstraint(condition=Q(deviation__gt=0), name="rating_deviation_positive"),
+        ]
+        indexes = [models.Index("player", models.F("day").desc(), name="rating_player_days")]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.day}: {self.rating:.0f} ± {self.deviation:.0f}"

@@ -22,6 +22,11 @@ urlpatterns = [
         name="attempt-analysis",
     ),
     path(
+        "attempts/<int:attempt_id>/retries",
+        attempt_apis.AttemptRetriesApi.as_view(),
+        name="attempt-retries",
+    ),
+    path(
         "attempts/<int:attempt_id>/coach", analysis.AttemptCoachApi.as_view(), name="attempt-coach"
     ),
     path("me", player_apis.MeApi.as_view(), name="me"),

@@ -56,6 +56,8 @@ FILES = [
     "tests/browser/test_me.py",
     "tests/browser/test_csp.py",
     "tests/browser/test_screenshots.py",
+    "tests/browser/test_retry.py",
+    "tests/browser/test_rating.py",
 ]
 MARKER = "today"
 

@@ -36,6 +36,7 @@ from play.models import Attempt, Puzzle, ScoreCount
 from play.selectors.leaderboards import ScoreLadder, score_counts, score_distribution
 from play.services.attempts import score_count_add
 from play.services.foresight import foresight_fields
+from play.services.ratings import ratings_catch_up
 
 
 @dataclass(frozen=True)
@@ -54,15 +55,18 @@ class Report:
     # Dailies created, each with its public commitment (tomorrow's, upcoming, in the usual case).
     published: list[str] = field(default_factory=list)
     closed: list[Closed] = field(default_factory=list)
+    # Closed dailies whose players were rated (play.services.ratings), with how many.
+    rated: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        if not self.published and not self.closed:
+        if not self.published and not self.closed and not self.rated:
             return "Nothing to do: every due puzzle is published or closed already."
         lines = [f"published {name}" for name in self.published]
         lines += [
             f"closed {c.puzzle}: {c.players} ranked, {c.finalised} unfinished finalised"
             for c in self.closed
         ]
+        lines += [f"rated {name}" for name in self.rated]
         return "\n".join(lines)
 
     def as_dict(self) -> dict:
@@ -319,4 +323,7 @@ def reconcile(*, now: datetime.datetime) -> Report:
         closed = puzzle_close(puzzle_id=puzzle_id, now=now)
         if closed is not None:
             report.closed.append(closed)
+    # After the closes, each in its own transaction: a day is rated once closed, never before,
+    # and a day missed (or closed before ratings existed) is rated by the next run, in order.
+    report.rated = ratings_catch_up(now=now)
     return report

@@ -110,6 +110,8 @@ def attempt_data(
         # own seed is revealed with the finished game, so it can be checked like a puzzle's.
         "commitment": farkle.commitment(seed) if own else attempt.puzzle.commitment,
         "revealed_seed": seed.hex() if own and game.finished else None,
+        # A retry (issue 40): the finished game it started from, at one of its decisions.
+        "retry_of": attempt.retry_of_id,
     }
 
 

@@ -24,6 +24,7 @@ from farkle_site.fields import StrictCharField
 from play.apis import schemas
 from play.models import Player
 from play.rules.days import day_of
+from play.selectors.ratings import PlayerRating, RatedDay, player_rating
 from play.selectors.stats import PlayerStats, player_stats
 from play.services.players import account_player, account_signup, account_username_resolve
 from play.web.session import session_bind, session_choose_name, session_player
@@ -50,7 +51,33 @@ def _parse(serializer_class: type[serializers.Serializer], request: Request) -> 
     return serializer.validated_data
 
 
-def me_data(player: Player, stats: PlayerStats) -> dict[str, Any]:
+def _rated_day(rated: RatedDay) -> dict[str, Any]:
+    return {
+        "date": rated.day.isoformat(),
+        "accuracy": round(rated.accuracy, 1),
+        "rating": round(rated.rating, 1),
+        "deviation": round(rated.deviation, 1),
+    }
+
+
+def rating_data(rating: PlayerRating) -> dict[str, Any]:
+    """The skill rating as ``GET /api/me`` shows it: the latest with its likely range (two
+    deviations either side, about 95 %), and the rated days."""
+    current = rating.current
+    return {
+        "current": None
+        if current is None
+        else {
+            **_rated_day(current),
+            "low": round(current.rating - 2 * current.deviation, 1),
+            "high": round(current.rating + 2 * current.deviation, 1),
+        },
+        "days": rating.days,
+        "history": [_rated_day(rated) for rated in rating.history],
+    }
+
+
+def me_data(player: Player, stats: PlayerStats, rating: PlayerRating) -> dict[str, Any]:
     """The player as ``GET /api/me`` shows it to the browser it belongs to."""
     return {
         "name": player.display_name,
@@ -80,6 +107,7 @@ def me_data(player: Player, stats: PlayerStats) -> dict[str, Any]:
             }
             for result in stats.history
         ],
+        "rating": rating_data(rating),
     }
 
 
@@ -87,7 +115,8 @@ def _me_response(
     player: Player, now: datetime.datetime, *, status_code: int = status.HTTP_200_OK
 ) -> Response:
     stats = player_stats(player=player, today=day_of(now))
-    return Response(me_data(player, stats), status=status_code)
+    rating = player_rating(player=player)
+    return Response(me_data(player, stats, rating), status=status_code)
 
 
 _ERRORS = {400: schemas.ErrorSerializer}
@@ -107,7 +136,7 @@ class MeApi(APIView):
 
     @extend_schema(
         responses={200: schemas.MeSerializer, 404: schemas.ErrorSerializer},
-        summary="This browser's player: name, account, stats and recent dailies",
+        summary="This browser's player: name, account, stats, recent dailies and skill rating",
     )
     def get(self, request: Request) -> Response:
         player = session_player(request)

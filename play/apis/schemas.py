@@ -147,6 +147,11 @@ class AttemptSerializer(serializers.Serializer):
     revealed_seed = serializers.CharField(
         allow_null=True, help_text="A practice game's own seed (hex), once the game is finished."
     )
+    retry_of = serializers.IntegerField(
+        allow_null=True,
+        help_text="A retry: the id of the finished game it started from, at one of its "
+        "decisions (`POST /api/attempts/{id}/retries`); null otherwise.",
+    )
 
 
 class AttemptSummarySerializer(serializers.Serializer):
@@ -306,11 +311,41 @@ class MeResultSerializer(serializers.Serializer):
     percentile = serializers.FloatField(allow_null=True)
 
 
+class MeRatedDaySerializer(serializers.Serializer):
+    date = serializers.DateField(help_text="The rated daily's day.")
+    accuracy = serializers.FloatField(
+        help_text="The official game's accuracy (0 to 100) the day was rated on, to 0.1."
+    )
+    rating = serializers.FloatField(help_text="Glicko-2 rating after the day, to 0.1.")
+    deviation = serializers.FloatField(
+        help_text="Its rating deviation (RD), to 0.1: the smaller, the better known."
+    )
+
+
+class MeCurrentRatingSerializer(MeRatedDaySerializer):
+    low = serializers.FloatField(help_text="rating - 2 × deviation: the likely range's bottom.")
+    high = serializers.FloatField(help_text="rating + 2 × deviation: the likely range's top.")
+
+
+class MeRatingSerializer(serializers.Serializer):
+    current = MeCurrentRatingSerializer(
+        allow_null=True,
+        help_text="The rating after the latest rated day; null before the first. A day is "
+        "rated at its close (00:02 UTC the next day), never before.",
+    )
+    days = serializers.IntegerField(help_text="Rated days in all.")
+    history = MeRatedDaySerializer(many=True, help_text="Latest 90 rated days, newest first.")
+
+
 class MeSerializer(serializers.Serializer):
     name = serializers.CharField()
     account = serializers.CharField(allow_null=True, help_text="Username; null for a guest.")
     stats = MeStatsSerializer(help_text="Official dailies only: no practice, no challenges.")
     history = MeResultSerializer(many=True, help_text="Latest 30 official dailies, newest first.")
+    rating = MeRatingSerializer(
+        help_text="The skill rating: Glicko-2 over each closed daily's decision quality "
+        "(accuracy), whatever the dice did (docs/analysis.md)."
+    )
 
 
 class RulesScoringGroupSerializer(serializers.Serializer):

@@ -37,6 +37,16 @@ def official_finished(*, player: Player | None, puzzle: Puzzle) -> bool:
     ).exists()
 
 
+def retry_unfinished(*, player: Player | None, puzzle: Puzzle) -> bool:
+    """Whether the player has a retry (issue 40) on the puzzle still to play: on a closed
+    challenge, the one game its page still plays."""
+    if player is None:
+        return False
+    return Attempt.objects.filter(
+        player=player, puzzle=puzzle, retry_of__isnull=False, finished_at__isnull=True
+    ).exists()
+
+
 def attempt_visible(*, attempt_id: int, player: Player | None, now) -> Attempt | None:
     """An attempt the caller may see: their own, or a finished one once its puzzle has closed."""
     attempt = _attempt_with_puzzle(attempt_id, None)

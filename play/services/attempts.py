@@ -14,7 +14,7 @@ from django.db.models import F
 import farkle
 from daily.services.puzzles import daily_player_counted
 from farkle_site.db import violated
-from farkle_site.domain import Conflict, NotFound
+from farkle_site.domain import Conflict, Invalid, NotFound
 from play import game_cache
 from play.models import Attempt, Player, Puzzle, ScoreCount
 from play.selectors.attempts import attempt_of_player
@@ -101,6 +101,82 @@ def attempt_start(
             attempt_id=official.pk,
         )
     return Attempt.objects.create(official=False, dice_source=Attempt.DiceSource.OWN, **fields)
+
+
+def retry_refusal(*, original: Attempt, now: datetime.datetime) -> Conflict | None:
+    """Why no retry may start from the finished game ``original`` now, or None when one may.
+
+    A retry on a puzzle's dice waits for its close (docs/fairness.md): after a choice other than
+    the original's, the throws that follow are ones the puzzle's players have yet to roll, or
+    may still roll in the grace after its end. A practice game's own dice are nobody else's.
+    """
+    if original.state != Attempt.State.FINISHED:
+        return Conflict(
+            "wrong_state", "This game is not finished: a retry starts from a finished game."
+        )
+    if original.dice_source == Attempt.DiceSource.OWN:
+        return None
+    puzzle = original.puzzle
+    if puzzle.status(now) != Puzzle.Status.CLOSED:
+        return Conflict(
+            "not_closed",
+            "This puzzle is still open: a retry on its dice would show throws its players have "
+            "yet to roll. Retry once it has closed.",
+            closes_at=puzzle.closes_at.isoformat().replace("+00:00", "Z"),
+        )
+    return None
+
+
+def retry_actions(actions: list[dict[str, Any]], decision: int) -> list[dict[str, Any]]:
+    """The stored actions before decision ``decision`` (0, 1, …): every decision of a game is one
+    keep (``farkle.analysis``: one graded decision per kept throw, in order), so the game they
+    replay waits for that keep. Invalid when the game has no such decision."""
+    keeps = [i for i, action in enumerate(actions) if action.get("action") == "keep"]
+    if not 0 <= decision < len(keeps):
+        raise Invalid(
+            "invalid_decision",
+            f"This game has {len(keeps)} decisions, numbered from 0: there is no decision "
+            f"{decision}.",
+            decisions=len(keeps),
+        )
+    return actions[: keeps[decision]]
+
+
+def attempt_retry(
+    *, player: Player, original: Attempt, decision: int, now: datetime.datetime
+) -> Attempt:
+    """A practice game for ``player`` from decision ``decision`` of the finished game
+    ``original``: its actions up to that decision, on the same dice (the puzzle's, or the
+    practice game's own), the choice left to make again.
+
+    A retry is practice: never official, so never ranked, counted or in a streak; it has no
+    deadline (no puzzle's close ends it: it plays closed dice, or a practice game's own). On a
+    timed challenge its turn's clock starts now.
+    """
+    refusal = retry_refusal(original=original, now=now)
+    if refusal is not None:
+        raise refusal
+    actions = retry_actions(original.actions, decision)
+    puzzle = original.puzzle
+    own = original.dice_source == Attempt.DiceSource.OWN
+    game = farkle.Game.replay(original.seed(), actions, puzzle.table, puzzle.rules())
+    return Attempt.objects.create(
+        player=player,
+        puzzle=puzzle,
+        official=False,
+        dice_source=original.dice_source,
+        retry_of=original,
+        own_dice_of_id=(original.own_dice_of_id or original.pk) if own else None,
+        actions=actions,
+        state=game.state,
+        step=game.step,
+        turn=game.turn,
+        score=game.score,
+        started_at=now,
+        updated_at=now,
+        deadline=None,
+        turn_started_at=now if puzzle.turn_seconds is not None else None,
+    )
 
 
 def _proven(puzzle: Puzzle, read: bool) -> None:
@@ -325,20 +401,19 @@ def _write(attempt: Attempt, game: farkle.Game, changes: dict[str, Any], *, step
 
 def _store(attempt: Attempt, step: int, changes: dict[str, Any]) -> bool:
     """Write ``changes`` if the attempt is still at ``step`` and not finished (the close may have
-    finalised it since it was read), and is still the same player's game that started then;
-    whether it was.
+    finalised it since it was read), and is still the game that started then; whether it was.
 
     The step condition makes the write exact (an optimistic lock): the stored list holds one
     action per step, the ones the game was replayed from, so of two writes computed from one
-    step only the first lands.
+    step only the first lands. ``started_at`` tells the row from another that took its id (an
+    id SQLite reuses after a delete); an attempt never changes player, so the row read or
+    remembered as the player's is theirs. ``finished_at`` is null exactly while unfinished
+    (the constraint ``attempt_finished_at_iff_finished``): each condition the ORM builds costs
+    the action about 5 % of its CPU (docs/performance.md), so no redundant one.
     """
-    stored = (
-        Attempt.objects.filter(
-            pk=attempt.pk, player_id=attempt.player_id, started_at=attempt.started_at, step=step
-        )
-        .exclude(state=Attempt.State.FINISHED)
-        .update(**changes)
-    )
+    stored = Attempt.objects.filter(
+        pk=attempt.pk, started_at=attempt.started_at, step=step, finished_at=None
+    ).update(**changes)
     return stored == 1
 
 

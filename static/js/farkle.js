@@ -110,6 +110,7 @@
       username_taken: gettext("That username is taken: please choose another."),
       invalid_name: gettext("Names are 3 to 24 letters, digits, spaces, - or _."),
       not_revealed: gettext("This puzzle is still open: its seed is revealed once it closes."),
+      not_closed: gettext("This puzzle is still open: you can retry from a decision once it has closed."),
       server_error: gettext("Something went wrong on our side. Please try again."),
     };
     // A refused name says which rule it breaks (not allowed, passes for staff, a character):

@@ -152,9 +152,20 @@
       role("month-title").textContent = monthName(season.month);
       seasonTable(role("month-table"), season.month_table);
       seasonTable(role("all-table"), season.all_time);
+      showScrollHint();
     });
   }
   monthSelect.addEventListener("change", function () { loadSeason(monthSelect.value); });
+
+  // On a narrow screen the season's six columns do not fit: the tables scroll sideways, which
+  // nothing shows by itself, so a line says so while one of them is cut.
+  function showScrollHint() {
+    var cut = Array.prototype.some.call(role("season").querySelectorAll(".table-scroll"), function (wrap) {
+      return wrap.scrollWidth > wrap.clientWidth + 1;
+    });
+    role("scroll-hint").hidden = !cut;
+  }
+  window.addEventListener("resize", showScrollHint);
 
   function loadMembers() {
     return F.api(base + "/members").then(function (members) {

@@ -39,8 +39,38 @@
     window.history.replaceState(null, "", "#step-" + (index + 1));
   };
 
+  /* Retry from a decision (issue 40): the server starts a practice game at that throw, on the
+   * same dice, and the game's own page plays it (with the coach). The buttons are in the page
+   * only where a retry may start; without this script they stay hidden. */
+  function retries(node) {
+    var buttons = node.querySelectorAll('[data-action="retry"]');
+    if (!buttons.length) return;
+    node.querySelectorAll('[data-role="retry-row"], [data-role="retry-note"]').forEach(function (row) { row.hidden = false; });
+    Array.prototype.forEach.call(buttons, function (button) {
+      button.addEventListener("click", function () {
+        var error = button.parentNode.querySelector('[data-role="retry-error"]');
+        error.hidden = true;
+        Array.prototype.forEach.call(buttons, function (b) { b.disabled = true; });
+        F.api("/api/attempts/" + node.dataset.attempt + "/retries", {
+          method: "POST",
+          body: { decision: parseInt(button.dataset.decision, 10) },
+        }).then(function (retry) {
+          var puzzle = retry.puzzle;
+          var page = puzzle.kind === "daily" ? "/daily/" + puzzle.date : "/c/" + puzzle.code;
+          window.location.assign(page + "#attempt-" + retry.id);
+        }).catch(function (err) {
+          Array.prototype.forEach.call(buttons, function (b) { b.disabled = false; });
+          error.textContent = F.errorMessage(err);
+          error.hidden = false;
+        });
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var node = document.querySelector("[data-replay]");
-    if (node) new Replay(node);
+    if (!node) return;
+    new Replay(node);
+    retries(node);
   });
 })();

@@ -157,6 +157,21 @@ def test_screenshots_of_a_group_and_the_results_panel(contexts, folder):
         page.goto(f"/g/{code}")
         expect(page.locator("[data-role=all-table] tbody tr")).to_have_count(2)
         page.screenshot(path=folder / f"group-{name}.png", full_page=True)
+        # Issue 40: a season table cut at 360 px (its six columns, long names, big totals)
+        # scrolls sideways, and a line says so; a table that fits needs no such line.
+        wrap = page.locator("[data-role=season] .table-scroll").last
+        hint = page.locator("[data-role=scroll-hint]")
+        assert not wrap.evaluate("node => node.scrollWidth > node.clientWidth + 1")
+        expect(hint).to_be_hidden()
+        if name == "phone":
+            # A season's worth of points, as a busy group's all-time total would read.
+            wrap.locator("td.num").last.evaluate(
+                "cell => { cell.textContent = '1,234,567,890'; cell.style.whiteSpace = 'nowrap'; }"
+            )
+            page.evaluate("window.dispatchEvent(new Event('resize'))")
+            assert wrap.evaluate("node => node.scrollWidth > node.clientWidth + 1")
+            expect(hint).to_be_visible()
+            expect(hint).to_have_text("The tables have more columns: swipe them sideways.")
         page.goto("/")
         expect(page.locator("[data-role=group-standings] li")).to_have_count(1)
         page.locator("[data-role=results]").scroll_into_view_if_needed()

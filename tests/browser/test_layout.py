@@ -42,6 +42,7 @@ PAGES = [
     "me",
     "me-played",
     "rules",
+    "learn",
     "verify",
     "challenges",
     "challenge-new",
@@ -71,6 +72,7 @@ def _visit(page: Page, name: str) -> None:
         "day": f"/daily/{yesterday.isoformat()}",
         "me": "/me",
         "rules": "/rules",
+        "learn": "/learn",
         "verify": "/verify",
         "challenges": "/c/",
         "challenge-new": "/challenges/new",
@@ -174,7 +176,8 @@ def _tab_through(page: Page) -> tuple[int, list[str]]:
 
 
 @pytest.mark.parametrize(
-    "name", ["today", "today-finished", "leaderboard", "me", "challenges", "groups", "group"]
+    "name",
+    ["today", "today-finished", "leaderboard", "learn", "me", "challenges", "groups", "group"],
 )
 def test_focus_rings_stand_out_on_every_background(contexts, name):
     # Issue 9, item 12: the ring was 1.65:1 against the page and invisible on gold buttons.

@@ -77,7 +77,7 @@ def _others_finish(day: str, banks: tuple[int, ...]) -> list[dict]:
             "fr-FR",
             "3 joueurs ont terminé pour l’instant.",
             "Jouez d’abord, comparez ensuite",
-            "Jouer le défi du jour",
+            "Jouer le Farkle du jour",
         ),
     ],
 )

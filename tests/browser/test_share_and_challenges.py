@@ -150,7 +150,7 @@ def test_the_site_speaks_french(contexts):
     page.goto("/")
 
     expect(page.locator("html")).to_have_attribute("lang", "fr")
-    expect(page.locator("h1")).to_contain_text("Le défi du jour")
+    expect(page.locator("h1")).to_contain_text("Le Farkle du jour")
     expect(page.locator("[data-action=roll]")).to_contain_text("Lancer")
     expect(page.locator("[data-play] [data-role=selection]")).to_have_text(
         "Appuyez sur Lancer pour commencer."

@@ -107,5 +107,6 @@ def test_reconcile_of_a_killed_worker_runs_on_the_next_one(client):
     assert report == {
         "published": ["daily 2026-11-30", "daily 2026-12-01"],
         "closed": [{"puzzle": "daily 2026-11-29", "finalised": 1, "players": 1}],
+        "rated": ["daily 2026-11-29: 1 rated"],
     }
     assert Puzzle.objects.get(day="2026-11-29").closed_at is not None

@@ -52,12 +52,13 @@ def test_rollover_task_runs_on_a_real_worker(client, worker_queue):
     assert report == {
         "published": ["daily 2026-11-30", "daily 2026-12-01"],
         "closed": [{"puzzle": "daily 2026-11-29", "finalised": 1, "players": 1}],
+        "rated": ["daily 2026-11-29: 1 rated"],
     }
     assert Puzzle.objects.get(day="2026-11-29").closed_at is not None
     assert Attempt.objects.get().finalised_at_close
     # As the beat sends it: at the worker's own clock.
     again = sender.send_task("daily.reconcile", queue=worker_queue)
-    assert again.get(timeout=120) == {"published": [], "closed": []}
+    assert again.get(timeout=120) == {"published": [], "closed": [], "rated": []}
 
 
 def test_rollover_task_is_safe_to_redeliver():

@@ -345,6 +345,8 @@ def test_rollover_command_prints_what_it_did(client, clock, capsys):
         "published daily 2026-11-30",
         "published daily 2026-12-01",
         "closed daily 2026-11-29: 1 ranked, 1 unfinished finalised",
+        # Its one official game, finalised by the close, rated (tests/play/test_ratings.py).
+        "rated daily 2026-11-29: 1 rated",
     ]
     call_command("rollover", "--at", "2026-11-30T00:01:31Z")
     assert "Nothing to do" in capsys.readouterr().out
@@ -619,7 +621,10 @@ def test_the_rollover_command_refuses_a_later_instant_with_a_message_and_status_
     # Once that instant has come, the same command closes the day.
     with frozen_at(at(0, 1, 31, day=30)):
         done = rollover_command("--at", "2026-11-30T00:01:31Z")
-    assert (done.returncode, done.stdout.splitlines()[-1]) == (
+    assert (done.returncode, done.stdout.splitlines()[-2:]) == (
         0,
-        "closed daily 2026-11-29: 1 ranked, 1 unfinished finalised",
+        [
+            "closed daily 2026-11-29: 1 ranked, 1 unfinished finalised",
+            "rated daily 2026-11-29: 1 rated",
+        ],
     ), done.stderr

@@ -79,6 +79,8 @@ def test_signup_without_a_player_creates_one(client):
                 "last_played": None,
             },
             "history": [],
+            # A new player has no rated day (docs/analysis.md, the skill rating).
+            "rating": {"current": None, "days": 0, "history": []},
         },
     )
     assert player.user.username == "alice"

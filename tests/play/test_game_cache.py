@@ -155,3 +155,25 @@ def test_the_check_refuses_a_remembered_row_that_differs_from_the_stored_one(cli
 
     with pytest.raises(AssertionError, match="differs from the stored one in time_taken"):
         act(client, attempt, {"action": "keep", "dice": best["dice"], "then": "bank"})
+
+
+def test_a_remembered_row_whose_id_another_game_took_is_not_written_from_memory(client, settings):
+    """An id can come back (SQLite reuses a deleted row's): the row now under it, another game
+    of the same player started later, at the same step, is never written from what this
+    process remembers of the first; the action is taken the long way, from the row read."""
+    settings.FARKLE_CHECK_GAME_CACHE = False  # the check would read the row; production does not
+    attempt = _until_keep(client, start_daily(client, DAY))
+    started = Attempt.objects.get(pk=attempt["id"]).started_at
+    later = started + datetime.timedelta(minutes=1)
+    Attempt.objects.filter(pk=attempt["id"]).update(started_at=later)
+    best = max(attempt["keep_options"], key=lambda o: o["score"])
+
+    with CaptureQueriesContext(connection) as queries:
+        answer = act(client, attempt, {"action": "keep", "dice": best["dice"], "then": "bank"})
+
+    # The remembered write matched nothing; the row was read, then written once.
+    assert [q["sql"].split()[0] for q in queries] == ["UPDATE", "SELECT", "UPDATE"]
+    assert answer.status_code == 200
+    stored = Attempt.objects.get(pk=attempt["id"])
+    assert stored.started_at == later
+    assert (stored.step, len(stored.actions)) == (attempt["step"] + 1, attempt["step"] + 1)

@@ -236,6 +236,8 @@ def test_me_after_a_game(client):
                     "percentile": 50.0,
                 },
             ],
+            # No day rated: today is open, and the 28th's rows were written without its close.
+            "rating": {"current": None, "days": 0, "history": []},
         },
     )
 
@@ -276,9 +278,9 @@ def test_me_queries_do_not_grow_with_history(client, django_assert_num_queries, 
     for n in range(days):
         played(player, day(29 - n))
 
-    # The session, the player, the stats, the listed results' ranks.
+    # The session, the player, the stats, the listed results' ranks, the rating's history.
     # The session is read from the shared cache (cached_db), not from the database.
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         response = client.get("/api/me")
 
     assert response.json()["stats"]["games"] == days
@@ -297,8 +299,9 @@ def test_me_logged_in_queries_do_not_grow_with_history(
     for n in range(days):
         played(Player.objects.get(), day(29 - n))
 
-    # The session, the user, the player, the stats, the listed results' ranks.
-    with django_assert_num_queries(4):
+    # The session, the user, the player, the stats, the listed results' ranks, the rating's
+    # history.
+    with django_assert_num_queries(5):
         response = client.get("/api/me")
 
     assert (response.json()["account"], response.json()["stats"]["games"]) == ("alice", days)

@@ -35,11 +35,12 @@ def title(response) -> str:
 
 
 PAGES = {
-    "/": ("Today's daily", "Le défi du jour"),
+    "/": ("Today's daily", "Le Farkle du jour"),
     "/leaderboard": ("Today's leaderboard", "Classement du jour"),
     "/daily/2026-11-28": ("Daily of November 28, 2026", "Défi du 28 novembre 2026"),
     "/me": ("Me", "Moi"),
     "/rules": ("How to play", "Comment jouer"),
+    "/learn": ("Learn Farkle", "Apprendre le Farkle"),
     "/verify": ("Provably fair dice", "Des dés à l’équité vérifiable"),
     "/c/": ("Friend challenges", "Défis entre amis"),
     "/challenges/new": ("Create a challenge", "Créer un défi"),

@@ -51,3 +51,16 @@ def test_every_message_is_translated_and_compiled(domain):
         else:
             assert entry["msgstr"], entry["msgid"]
             assert catalog.gettext(entry["msgid"]) == entry["msgstr"], entry["msgid"]
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_the_daily_is_never_called_a_challenge_in_french(domain):
+    """Issue 40: friend challenges are « défis »; the daily is « le Farkle du jour », never « le
+    défi du jour », so that a French player can tell the two apart."""
+    called = [
+        entry["msgid"]
+        for entry in po_entries(LOCALE / f"{domain}.po")
+        for key, text in entry.items()
+        if key.startswith("msgstr") and "défi du jour" in text.lower()
+    ]
+    assert called == []

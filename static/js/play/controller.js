@@ -318,7 +318,10 @@
       model.puzzle = data;
       var mine = data.my_attempts || [];
       var unfinished = mine.filter(function (a) { return a.state !== "finished"; });
-      var pick = unfinished.filter(function (a) { return a.official; })[0] || unfinished[unfinished.length - 1];
+      // A retry started from a replay (issue 40) names its attempt in the address.
+      var named = /^#attempt-(\d+)$/.exec(window.location.hash);
+      var asked = named ? mine.filter(function (a) { return a.id === parseInt(named[1], 10); })[0] : null;
+      var pick = asked || unfinished.filter(function (a) { return a.official; })[0] || unfinished[unfinished.length - 1];
       if (!pick && !config.archive) pick = mine.filter(function (a) { return a.official; })[0];
       if (!pick) {
         render();
@@ -330,6 +333,7 @@
         model.selection = selectionRestore();
         if (state.state === "finished") loadBoard(state);
         var shown = render();
+        if (asked) scrollTo(root);
         if (state.state !== "finished") {
           var resumed = _("Game resumed.");
           if (state.state === "awaiting_keep") resumed += " " + P.words({ id: "throw", args: { turn: state.turn, roll: state.roll, dice: state.dice } });

@@ -220,7 +220,8 @@
       return input.config.kind === "daily" ? text("day_closing") : text("challenge_closed");
     }
     if (!attempt) return official ? text("first_counts") : text("practice_unranked");
-    return official ? text("counts") : text("practice_unranked");
+    if (official) return text("counts");
+    return attempt.retry_of ? text("retry_unranked") : text("practice_unranked");
   }
 
   function scorecard(attempt, total) {

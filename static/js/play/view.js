@@ -31,6 +31,7 @@
     challenge_closed: function () { return _("This challenge has closed."); },
     first_counts: function () { return _("Your first game counts."); },
     practice_unranked: function () { return _("Practice: not ranked."); },
+    retry_unranked: function () { return _("Retry from a decision: practice, not ranked."); },
     counts: function () { return _("Counts for the leaderboard."); },
     farkle_word: function () { return _("Farkle!"); },
     points_lost: function (a) { return say(_("%(points)s points lost"), { points: F.fmt(a.points) }); },
