@@ -60,8 +60,9 @@ test: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-# The tests that depend on the date, run once at each of 65 instants over a year (tests/sweep.py;
-# SWEEP_ARGS: --every N, or other test paths); the same environment as the tests.
+# The tests whose outcome can change with the date (marked `today`), run once at each of 65
+# instants over a year (tests/sweep.py; SWEEP_ARGS: --every N, --part K/N for the K-th of N slices
+# of the instants, or other pytest arguments); the same environment as the tests.
 sweep: venv
 	$(BIN)/python tests/sweep.py $(SWEEP_ARGS)
 

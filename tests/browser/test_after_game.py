@@ -23,7 +23,12 @@ from .driver import Player, api_play, csrf, daily_game, french_day, greedy, perc
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# In the sweep (tests/sweep.py), marked `today`: the tests that play today's daily. Left out: the
+# closed day's board, pinned at NOON by `clock` (the browser's clock is set in the test body from
+# the server's, so it stands there too).
 
+
+@pytest.mark.today
 def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_replay(contexts):
     page = contexts.page()
     page.goto("/")
@@ -107,6 +112,7 @@ def test_the_end_screen_shows_the_optimal_player_the_bots_accuracy_luck_and_the_
     expect(page.locator("[data-role=history] [data-role=replay-link]")).to_have_count(1)
 
 
+@pytest.mark.today
 def test_a_practice_game_on_its_own_dice_shows_its_analysis_too(contexts):
     page = contexts.page(locale="fr-FR")
     page.goto("/")
@@ -125,6 +131,7 @@ def test_a_practice_game_on_its_own_dice_shows_its_analysis_too(contexts):
     assert written == ["1er décembre 2026", "21 mars 2027"]
 
 
+@pytest.mark.today
 def test_the_coach_helps_in_practice_and_never_in_the_official_game(contexts):
     page = contexts.page()
     page.goto("/")

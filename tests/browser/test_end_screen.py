@@ -23,7 +23,8 @@ from ..daily.helpers import play_greedy, post
 from .conftest import SCREENSHOTS, SEED_SECRET
 from .driver import api_play, percent, today
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# In the sweep (tests/sweep.py), the whole file: every test plays today's daily.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.today]
 
 # The README's legend, and the colour-blind set (docs/play.md): Farkle, <500, 500–999, 1,000+, none.
 DEFAULT = {"farkle": "🟥", "low": "🟨", "mid": "🟩", "high": "🟦", "none": "⬜"}

@@ -13,7 +13,8 @@ from playwright.sync_api import Page, expect
 from .conftest import SCREENSHOTS
 from .driver import api_play, today
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Every test here plays or reads today's daily: all in the sweep (tests/sweep.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.today]
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}

@@ -25,6 +25,8 @@ from .driver import Player, api_play, csrf, daily_game, today
 
 # At noon on 2026-11-29 (the clock fixture): the past day each page test opens exists and
 # is closed, which no date in the calendar's first two days or in a grace period could give.
+# Pinned there whole (the browser's clock too, set from the server's), so out of the sweep
+# (tests/sweep.py): FARKLE_TEST_NOW changes nothing here.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clock")]
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}

@@ -11,7 +11,11 @@ from .driver import api_play, csrf, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# In the sweep (tests/sweep.py), marked `today`: every test of today's board. Left out: the
+# challenge's board (its dice from a random code, its close from its creation plus a day).
 
+
+@pytest.mark.today
 def test_my_row_is_pinned_below_the_first_page_then_highlighted_on_mine(contexts, settings):
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     settings.REST_FRAMEWORK = {
@@ -59,6 +63,7 @@ def _others_finish(day: str, banks: tuple[int, ...]) -> list[dict]:
     return games
 
 
+@pytest.mark.today
 @pytest.mark.parametrize(
     ("locale", "count", "invite", "link"),
     [
@@ -115,6 +120,7 @@ def test_the_open_days_board_waits_until_i_have_played_then_shows_everything(
     assert len(games) == 3
 
 
+@pytest.mark.today
 def test_a_game_in_progress_is_invited_back_to_finish_it(contexts):
     day = today().isoformat()
     _others_finish(day, (250,))
@@ -153,6 +159,7 @@ def test_an_open_challenges_board_shows_once_i_finish_it_on_its_page(contexts):
     expect(board.locator("tbody tr:not([data-role=reference])")).to_have_count(2)
 
 
+@pytest.mark.today
 def test_account_holders_only_is_asked_of_the_api_as_true_and_kept_in_the_address(contexts):
     # Issue 39 item 6: the API takes only true or false; the box asks for accounts=true, puts it in
     # the address, and an address written as before (accounts=1) still opens the filtered board.

@@ -9,7 +9,11 @@ from .driver import api_play, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# In the sweep (tests/sweep.py), marked `today`: all of them open /me, whose streaks, history and
+# invitation read the day.
 
+
+@pytest.mark.today
 def test_me_renames_signs_up_logs_out_and_in(contexts):
     page = contexts.page()
     page.goto("/")
@@ -61,6 +65,7 @@ def test_me_renames_signs_up_logs_out_and_in(contexts):
     expect(notice).to_have_text("Logged in.")
 
 
+@pytest.mark.today
 def test_a_taken_name_is_refused_in_words(contexts):
     first = contexts.page()
     first.goto("/me")
@@ -78,6 +83,7 @@ def test_a_taken_name_is_refused_in_words(contexts):
     )
 
 
+@pytest.mark.today
 def test_a_new_visitor_is_invited_to_play_without_a_failed_request(contexts):
     # Issue 9, item 9: a guest without a player is a normal state, not a 404 in the console.
     page = contexts.page()
@@ -107,6 +113,7 @@ def test_a_new_visitor_is_invited_to_play_without_a_failed_request(contexts):
     assert (failed, console_errors) == ([], [])
 
 
+@pytest.mark.today
 @pytest.mark.parametrize(
     ("locale", "name", "reason"),
     [

@@ -22,7 +22,8 @@ from .driver import (
     reckless,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Every test here plays or reads today's daily: all in the sweep (tests/sweep.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.today]
 
 
 def test_play_a_whole_daily_with_the_mouse(contexts):

@@ -18,6 +18,9 @@ from .driver import api_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# In the sweep (tests/sweep.py), marked `today`: the newcomer's /me (it reads the day). Left out:
+# the rating before and after the close, which moves the `clock` to instants of its own.
+
 UTC = datetime.UTC
 FIRST = datetime.date(2026, 11, 29)
 PHONE = {"width": 360, "height": 740}
@@ -129,6 +132,7 @@ def test_the_rating_on_me_before_and_after_the_close(contexts, clock, settings, 
     card.screenshot(path=folder / "me-rating-fr-phone.png")
 
 
+@pytest.mark.today
 def test_a_newcomer_reads_when_the_rating_will_appear_in_french(contexts):
     page = contexts.page(viewport=PHONE, locale="fr-FR")
     page.goto("/me")

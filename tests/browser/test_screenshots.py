@@ -35,6 +35,7 @@ def other_players(count: int, *, start: str) -> None:
         play_greedy(client, response.json(), bank_at=250 + 150 * (n % 6))
 
 
+@pytest.mark.today
 def test_screenshots_of_the_main_pages(contexts, folder):
     day = today().isoformat()
     other_players(14, start=f"/api/daily/{day}/attempts")

@@ -17,7 +17,8 @@ from .conftest import SEED_SECRET
 from .driver import Player, api_play, daily_game, reckless, today
 
 # At noon on 2026-11-29 (the clock fixture): two days back is a daily, closed and revealed,
-# which the calendar's first two days could not give.
+# which the calendar's first two days could not give. Pinned there whole (the browser's clock
+# too), so out of the sweep (tests/sweep.py): FARKLE_TEST_NOW changes nothing here.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clock")]
 
 
