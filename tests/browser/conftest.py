@@ -27,6 +27,16 @@ SEED_SECRET = "test-secret"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    """Where a test writes its screenshots: docs/screenshots/ under `make screenshots`
+    (FARKLE_SCREENSHOTS=1), a temporary folder otherwise, so a test run changes no tracked file."""
+    if os.environ.get("FARKLE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path
+
+
 # Per module, not per session: while Playwright runs, the variable below is set, and the tests
 # of other folders must not inherit it (`check --deploy` refuses it, rightly).
 @pytest.fixture(scope="module")

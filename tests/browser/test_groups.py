@@ -3,14 +3,11 @@ French, a 360 px phone, the keyboard (issue 13 item 7)."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import SCREENSHOTS
 from .driver import api_play, today
 
 # Every test here plays or reads today's daily: all in the sweep (tests/sweep.py).
@@ -133,15 +130,6 @@ def test_the_results_panel_streaks_distribution_countdown_and_native_share(conte
     # The system sheet took it: the clipboard's fallback box stays hidden.
     expect(page.locator("[data-role=share-fallback]")).to_be_hidden()
     assert attempt["state"] == "finished"
-
-
-@pytest.fixture
-def folder(tmp_path) -> Path:
-    # As tests/browser/test_screenshots.py: docs/screenshots/ only under `make screenshots`.
-    if os.environ.get("FARKLE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        return SCREENSHOTS
-    return tmp_path
 
 
 def test_screenshots_of_a_group_and_the_results_panel(contexts, folder):

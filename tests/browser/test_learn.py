@@ -4,9 +4,6 @@ on the daily; nothing is stored, no API is called, and a started official game s
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -14,7 +11,6 @@ import farkle
 from play.models import Attempt, Player
 from tests.helpers import stored
 
-from .conftest import SCREENSHOTS
 from .driver import csrf, today
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clock")]
@@ -229,15 +225,6 @@ def test_the_invitation_leaves_once_the_first_game_is_under_way(contexts):
 
     expect(page.locator("[data-play]")).not_to_have_attribute("data-state", "new")
     expect(invite).to_be_hidden()
-
-
-@pytest.fixture
-def folder(tmp_path) -> Path:
-    # As tests/browser/test_screenshots.py: docs/screenshots/ only under `make screenshots`.
-    if os.environ.get("FARKLE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        return SCREENSHOTS
-    return tmp_path
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])

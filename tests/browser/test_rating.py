@@ -5,15 +5,12 @@ its likely range, its history as a chart and a table, and the page never scrolls
 from __future__ import annotations
 
 import datetime
-import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from daily.services.rollover import reconcile
 
-from .conftest import SCREENSHOTS
 from .driver import api_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,14 +22,6 @@ UTC = datetime.UTC
 FIRST = datetime.date(2026, 11, 29)
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture
-def folder(tmp_path) -> Path:
-    if os.environ.get("FARKLE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        return SCREENSHOTS
-    return tmp_path
 
 
 def no_sideways_scroll(page) -> None:

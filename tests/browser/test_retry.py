@@ -8,9 +8,7 @@ actions on the day's seed (the test secret seeds it), stopped at the decision's 
 from __future__ import annotations
 
 import datetime
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -23,7 +21,6 @@ from farkle.bots import play
 from play.services.attempts import attempt_act, attempt_start
 from play.services.players import player_create
 
-from .conftest import SCREENSHOTS
 from .driver import Player, api_play, greedy, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,15 +31,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-
-
-@pytest.fixture
-def folder(tmp_path) -> Path:
-    # As tests/browser/test_screenshots.py: docs/screenshots/ only under `make screenshots`.
-    if os.environ.get("FARKLE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        return SCREENSHOTS
-    return tmp_path
 
 
 def yesterdays_game() -> tuple[int, list[dict], bytes]:

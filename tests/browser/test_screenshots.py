@@ -4,26 +4,14 @@ a real browser, with some players on the boards, and raises no script error."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
 from ..daily.helpers import play_greedy, post
-from .conftest import SCREENSHOTS
 from .driver import Player, api_play, daily_game, greedy, today
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def folder(tmp_path) -> Path:
-    if os.environ.get("FARKLE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        return SCREENSHOTS
-    return tmp_path
 
 
 def other_players(count: int, *, start: str) -> None:
