@@ -37,7 +37,7 @@ def title(response) -> str:
 PAGES = {
     "/": ("Today's daily", "Le Farkle du jour"),
     "/leaderboard": ("Today's leaderboard", "Classement du jour"),
-    "/daily/2026-11-28": ("Daily of November 28, 2026", "Défi du 28 novembre 2026"),
+    "/daily/2026-11-28": ("Daily of November 28, 2026", "Farkle du 28 novembre 2026"),
     "/me": ("Me", "Moi"),
     "/rules": ("How to play", "Comment jouer"),
     "/learn": ("Learn Farkle", "Apprendre le Farkle"),
@@ -62,8 +62,8 @@ def test_page_renders_in_english_and_french(client, path):
 def test_a_months_first_day_is_written_as_each_language_writes_it(client):
     # Issue 40: French writes "1er", not "1", for the first of a month.
     assert title(client.get("/daily/2026-11-01")) == "Daily of November 1, 2026"
-    assert title(french().get("/daily/2026-11-01")) == "Défi du 1er novembre 2026"
-    assert title(french().get("/daily/2026-11-02")) == "Défi du 2 novembre 2026"
+    assert title(french().get("/daily/2026-11-01")) == "Farkle du 1er novembre 2026"
+    assert title(french().get("/daily/2026-11-02")) == "Farkle du 2 novembre 2026"
 
 
 @pytest.mark.parametrize("path", ["/", "/leaderboard", "/me", "/rules", "/verify", "/c/"])
@@ -127,7 +127,7 @@ def test_tomorrow_by_date_leads_to_its_commitment_as_the_readme_says(client):
     assert 'id="d-2026-11-30"' in commitments
     # Issue 40: in the pages' one form of a day, not Django's "Nov. 30, 2026".
     assert "Daily of November 30, 2026" in commitments
-    assert "Défi du 30 novembre 2026" in french().get("/commitments").content.decode()
+    assert "Farkle du 30 novembre 2026" in french().get("/commitments").content.decode()
     readme = (settings.BASE_DIR / "README.md").read_text()
     assert "tomorrow's to its commitment on `/commitments`" in readme
 
