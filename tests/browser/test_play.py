@@ -192,6 +192,20 @@ def test_hot_dice_then_a_farkle_are_unmistakable(contexts):
         re.compile("✗")
     )
     expect(page.locator("#announce-assertive")).to_contain_text("Farkle!")
+    # Issue 40: once landed (under a second), the banner stays as a mark in the felt's corner,
+    # off the tray of what the turn kept (and lost), which a player reads again.
+    expect(banner).to_have_class(re.compile("settled"))
+    expect(banner).to_contain_text("Farkle!")
+    mark = banner.bounding_box()
+    for chip in page.locator("[data-play] [data-role=kept] > *").all():
+        box = chip.bounding_box()
+        apart = (
+            box["x"] + box["width"] <= mark["x"]
+            or mark["x"] + mark["width"] <= box["x"]
+            or box["y"] + box["height"] <= mark["y"]
+            or mark["y"] + mark["height"] <= box["y"]
+        )
+        assert apart, (box, mark)
 
 
 def test_a_move_made_in_another_tab_resyncs_this_one(contexts):

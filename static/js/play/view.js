@@ -91,6 +91,7 @@
     };
     this.drawn = { dice: null, banner: null, end: null, board: null, analysis: null };
     this.bannerTimer = null;
+    this.hideTimer = null;
   }
 
   Renderer.prototype.render = function (vm) {
@@ -219,6 +220,7 @@
     var node = this.ui.banner;
     if (!banner) {
       window.clearTimeout(this.bannerTimer);
+      window.clearTimeout(this.hideTimer);
       node.hidden = true;
       this.drawn.banner = null;
       return;
@@ -226,14 +228,18 @@
     if (this.drawn.banner === banner.type + banner.key) return;
     this.drawn.banner = banner.type + banner.key;
     window.clearTimeout(this.bannerTimer);
+    window.clearTimeout(this.hideTimer);
     node.className = "banner " + banner.type;
     node.textContent = "";
     node.appendChild(F.el("div", { class: "word", text: words(banner.word) }));
     if (banner.sub) node.appendChild(F.el("div", { class: "sub", text: words(banner.sub) }));
     node.hidden = false;
     node.dataset.event = banner.type;
+    // Once it has landed, the banner settles into a corner of the felt: the kept tray it lay
+    // over (what the turn kept, or lost) is in sight again while it stays (issue 40).
+    this.bannerTimer = window.setTimeout(function () { node.classList.add("settled"); }, 900);
     if (!banner.persist) {
-      this.bannerTimer = window.setTimeout(function () { node.hidden = true; }, banner.type === "hot" ? 1800 : 1300);
+      this.hideTimer = window.setTimeout(function () { node.hidden = true; }, banner.type === "hot" ? 1800 : 1300);
     }
   };
 
