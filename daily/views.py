@@ -33,7 +33,7 @@ from play.selectors.attempts import dailies_between
 from play.services.attempts import retry_refusal
 from play.templatetags.dates import day_text
 from play.texts import BOT_NAMES, WORKED_EXAMPLES, group_label, table_name, turn_rule_text
-from play.web.session import session_player, session_player_id
+from play.web.session import session_player
 
 # How many earlier days the leaderboard page links to.
 RECENT_DAYS = 7
@@ -60,9 +60,10 @@ def today(request: HttpRequest) -> HttpResponse:
             **context,
             "par": par(farkle.DEFAULT_TABLE),
             "share_url": request.build_absolute_uri(f"/daily/{context['today'].isoformat()}"),
-            # A browser with no player has never played anything here: it is invited to /learn.
-            # Read from the session alone, without a query.
-            "first_visit": session_player_id(request) is None,
+            # A browser without a session has never played here: it is invited to /learn. Told by
+            # the cookie alone: loading the session may read the database, and this shell must
+            # render while the database is down (tests/site/test_database_down.py).
+            "first_visit": settings.SESSION_COOKIE_NAME not in request.COOKIES,
         },
     )
 
