@@ -16,6 +16,7 @@ import re
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 
 import farkle
@@ -293,3 +294,17 @@ def test_the_replay_offers_retry_from_here_only_once_the_day_has_closed(client, 
     numbers = [int(n) for n in re.findall(r'data-action="retry" data-decision="(\d+)"', html)]
     assert numbers == list(range(count))
     assert client.cookies.get("csrftoken")
+
+
+def test_the_replay_names_its_game_in_plain_digits_for_the_retry_script(client, clock):
+    """The page's script posts to /api/attempts/<id>/retries with the id the page holds: with
+    thousands grouped ("1,508") that was a 404 once ids passed 999."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT setval(pg_get_serial_sequence('daily_attempt', 'id'), 12344)")
+    original = finished_daily(client)
+    assert original["id"] >= 12345
+    clock.move_to(CLOSES)
+
+    html = client.get(f"/attempts/{original['id']}/replay").content.decode()
+
+    assert f'data-attempt="{original["id"]}"' in html
